@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "outline-server",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "outline-server", targets: ["outline-server"]),
+    .library(name: "OutlineModel", targets: ["OutlineModel"]),
+  ],
+  targets: [
+    // libyaml, from Debian's libyaml-dev, through pkg-config.
+    .systemLibrary(
+      name: "CLibYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"])]
+    ),
+    // The outline model: plain Swift, no JSON, no C.
+    .target(name: "OutlineModel"),
+    // The YAML group-definition loader: the only target that sees C.
+    .target(name: "OutlineYAML", dependencies: ["OutlineModel", "CLibYAML"]),
+    // JSON-RPC 2.0 with LSP framing: knows nothing of outlines.
+    .target(name: "JSONRPC"),
+    // The server: wires the model to the transport.
+    .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
+    .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),
+    .testTarget(name: "OutlineModelTests", dependencies: ["OutlineModel"]),
+    .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+    .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC"]),
+  ]
+)

@@ -1,0 +1,1 @@
+print("outline-server: not built yet")
