@@ -1,0 +1,42 @@
+/// Computes the height of headers and rows under a ``Layout`` (PROTOCOL §5).
+///
+/// `auto` = padding.top + padding.bottom + lineHeight × (lines(title) + lines(detail)),
+/// wrapped at width − indent × depth − padding.left − padding.right. A title
+/// is at least one line, an absent or empty detail none; `maxLines` caps
+/// each text. `headerHeight: auto` measures the title only.
+public struct RowHeights: Sendable {
+  public let layout: Layout
+  public let measurer: TextMeasurer
+
+  public init(layout: Layout, widths: any ClusterWidthTable = NarrowClusterWidths()) {
+    self.layout = layout
+    self.measurer = TextMeasurer(layout: layout, widths: widths)
+  }
+
+  /// The width text wraps at for an item at `depth`, in the layout's unit.
+  public func wrapWidth(depth: Int) -> Double {
+    layout.width - layout.indent * Double(depth) - layout.padding.left - layout.padding.right
+  }
+
+  /// Lines a text takes at `depth`, after `maxLines`.
+  public func lines(_ text: String?, depth: Int, atLeastOne: Bool) -> Int {
+    guard let text, !text.isEmpty else { return atLeastOne ? 1 : 0 }
+    let n = measurer.lineCount(text, width: wrapWidth(depth: depth))
+    if let cap = layout.maxLines { return min(n, cap) }
+    return n
+  }
+
+  /// The height of `item`.
+  /// - Complexity: O(length of its title and detail) for `auto`, else O(1).
+  public func height(of item: OutlineItem) -> Double {
+    let spec = item.isGroup ? layout.headerHeight : layout.rowHeight
+    switch spec {
+    case .fixed(let h):
+      return h
+    case .auto:
+      var lines = self.lines(item.title, depth: item.depth, atLeastOne: true)
+      if !item.isGroup { lines += self.lines(item.detail, depth: item.depth, atLeastOne: false) }
+      return layout.padding.top + layout.padding.bottom + layout.lineHeight * Double(lines)
+    }
+  }
+}

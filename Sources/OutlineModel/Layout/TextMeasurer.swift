@@ -1,0 +1,144 @@
+/// Wraps text into lines the way PROTOCOL §5 describes, and counts them.
+///
+/// - Hard breaks at `\n`, `\r\n` and U+2028; a trailing hard break adds an empty line.
+/// - Break opportunities: after a run of spaces (U+0020) or tabs, after U+200B
+///   (zero width space), and before and after any wide cluster; never at U+00A0.
+/// - A word that does not fit after other words starts a new line; a word
+///   longer than a whole line is cut between grapheme clusters. Spaces where
+///   a line breaks hang (take no width); leading spaces have width.
+/// - A tab advances to the next multiple of `tabSize × narrowWidth`.
+/// - A width too small for one cluster still puts one cluster on each line.
+///
+/// Grapheme clusters are Swift `Character`s (UAX #29); their widths come
+/// from a ``ClusterWidthTable``.
+public struct TextMeasurer: Sendable {
+  public var widths: any ClusterWidthTable
+  public var narrowWidth: Double
+  public var wideWidth: Double
+  public var tabSize: Int
+
+  public init(
+    widths: any ClusterWidthTable = NarrowClusterWidths(), narrowWidth: Double = 1, wideWidth: Double = 2,
+    tabSize: Int = 8
+  ) {
+    self.widths = widths
+    self.narrowWidth = narrowWidth
+    self.wideWidth = wideWidth
+    self.tabSize = tabSize
+  }
+
+  /// Builds a measurer for a layout's advances and tab size.
+  public init(layout: Layout, widths: any ClusterWidthTable = NarrowClusterWidths()) {
+    self.init(widths: widths, narrowWidth: layout.narrowWidth, wideWidth: layout.wideWidth, tabSize: layout.tabSize)
+  }
+
+  /// The number of lines `text` takes at `width` (in the layout's unit).
+  /// An empty text is one (empty) line.
+  /// - Complexity: O(length of `text`).
+  public func lineCount(_ text: String, width: Double) -> Int {
+    var n = 0
+    forEachLine(text, width: width) { _ in n += 1 }
+    return n
+  }
+
+  /// The lines of `text` wrapped at `width`, without the spaces that hang at their ends.
+  public func lines(_ text: String, width: Double) -> [Substring] {
+    var result: [Substring] = []
+    forEachLine(text, width: width) { line in
+      var end = line.endIndex
+      while end > line.startIndex {
+        let prev = line.index(before: end)
+        if line[prev] == " " || line[prev] == "\t" { end = prev } else { break }
+      }
+      result.append(line[line.startIndex..<end])
+    }
+    return result
+  }
+
+  /// The display width of `text` on one line (no wrapping; tabs from column 0).
+  public func width(of text: Substring) -> Double {
+    var x: Double = 0
+    for c in text { x += advance(of: c, at: x) }
+    return x
+  }
+
+  @inline(__always)
+  private func advance(of c: Character, at x: Double) -> Double {
+    if c == "\t" {
+      let stop = Double(max(1, tabSize)) * narrowWidth
+      guard stop > 0 else { return 0 }
+      return ((x / stop).rounded(.down) + 1) * stop - x
+    }
+    switch widths.widthClass(of: c) {
+    case .zero: return 0
+    case .narrow: return narrowWidth
+    case .wide: return wideWidth
+    }
+  }
+
+  /// Calls `body` with each line of `text` wrapped at `width`, in order.
+  /// Lines include the spaces that hang at their ends, not the hard break.
+  /// - Complexity: O(length of `text`).
+  public func forEachLine(_ text: String, width: Double, _ body: (Substring) -> Void) {
+    let limit = width + 1e-9
+    var lineStart = text.startIndex
+    var x: Double = 0
+    // The last break opportunity on this line: where the next line would start, and x there.
+    var breakAt: String.Index? = nil
+    var xAtBreak: Double = 0
+    var i = text.startIndex
+    while i < text.endIndex {
+      let c = text[i]
+      let next = text.index(after: i)
+      if c == "\n" || c == "\r\n" || c == "\u{2028}" {
+        body(text[lineStart..<i])
+        lineStart = next
+        x = 0
+        breakAt = nil
+        i = next
+        continue
+      }
+      if c == " " || c == "\t" {
+        x += advance(of: c, at: x)
+        breakAt = next
+        xAtBreak = x
+        i = next
+        continue
+      }
+      let cls: ClusterWidthClass = widths.widthClass(of: c)
+      let w: Double
+      switch cls {
+      case .zero: w = 0
+      case .narrow: w = narrowWidth
+      case .wide: w = wideWidth
+      }
+      if cls == .wide && i > lineStart {
+        breakAt = i
+        xAtBreak = x
+      }
+      if x + w > limit && x > 0 {
+        if let b = breakAt, b > lineStart {
+          // Move the word after the last opportunity to a new line.
+          body(text[lineStart..<b])
+          lineStart = b
+          x -= xAtBreak
+          breakAt = nil
+        }
+        if x + w > limit && x > 0 {
+          // The word alone is longer than a line: cut before this cluster.
+          body(text[lineStart..<i])
+          lineStart = i
+          x = 0
+          breakAt = nil
+        }
+      }
+      x += w
+      if cls == .wide || c == "\u{200B}" {
+        breakAt = next
+        xAtBreak = x
+      }
+      i = next
+    }
+    body(text[lineStart..<text.endIndex])
+  }
+}

@@ -1,0 +1,47 @@
+/// One item of an outline: a group's header or a row.
+///
+/// Items are stored in document order (preorder: a group, then its
+/// subgroups recursively, then its rows), which is also the order of the
+/// visible list. Positions in that order are called *item positions*; they
+/// differ from visible indexes as soon as a group is collapsed.
+public struct OutlineItem: Sendable, Equatable {
+  /// `group` (a section header) or `row`.
+  public enum Kind: String, Sendable, Equatable {
+    case group
+    case row
+  }
+
+  public var kind: Kind
+  /// Stable id: explicit, or derived from the title path (see ``Outline``).
+  public var id: String
+  public var title: String
+  public var detail: String?
+  public var icon: String?
+  /// Groups only.
+  public var badge: String?
+  /// Rows only (groups are `true`).
+  public var active: Bool
+  /// Rows only (groups are `false`).
+  public var emphasis: Bool
+  public var data: OpaqueValue?
+  /// 0 for a top-level group, else the parent's depth + 1.
+  public var depth: Int
+  /// Item position of the parent group; `nil` for a top-level group.
+  public var parent: Int?
+  /// One past the last item position of this item's subtree (`position + 1` for a row).
+  public var end: Int
+  /// Whether this is the last child of its parent, as shown.
+  public var isLastChild: Bool
+  /// Groups: direct subgroups + direct rows.
+  public var childCount: Int
+  /// Groups: rows in the whole subtree.
+  public var rowCount: Int
+  /// Groups: active rows in the whole subtree (the "3" of "3/10").
+  public var activeCount: Int
+  /// Groups: the file's `expanded:`, if it said.
+  public var expandedInFile: Bool?
+  /// Where the item is defined in the source.
+  public var source: SourceRange
+
+  public var isGroup: Bool { kind == .group }
+}

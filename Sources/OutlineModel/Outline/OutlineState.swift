@@ -1,0 +1,479 @@
+/// An open outline: its structure, the user's expansion, the layout, the
+/// heights and the visible list (PROTOCOL §4–§5).
+///
+/// The visible list is kept in a ``VisibilityIndex``, so that a toggle, a
+/// visible-index lookup, a hit test and a `top` are O(log n), whatever the
+/// size of the outline or the toggled group. Operations that touch every
+/// group (expand all, collapse all, a new layout, a new text) are O(n).
+///
+/// `version` starts at 1 and grows by one with every change to the visible
+/// list, a height or the layout.
+public struct OutlineState: Sendable {
+  public private(set) var outline: Outline
+  /// The effective policy: the `openOutline` policy, else the file's, else `multiple`.
+  public var policy: ExpansionPolicy { policyOverride ?? outline.expansion ?? .multiple }
+  /// The `openOutline` `policy`, which wins over the file's `expansion`.
+  public private(set) var policyOverride: ExpansionPolicy?
+  /// Layout fields given by the host (`openOutline.layout`, then `setLayout`), over the file's.
+  public private(set) var hostLayout: LayoutOverrides
+  /// The effective layout.
+  public private(set) var layout: Layout
+  public private(set) var version: Int = 1
+  public let widths: any ClusterWidthTable
+
+  private var expanded: [Bool]
+  private var heights: [Double]
+  private var index: VisibilityIndex
+  /// Under `single`: the open child of each parent (`-1` for the top level).
+  private var openChild: [Int: Int] = [:]
+
+  /// Opens an outline.
+  /// - Parameters:
+  ///   - outline: the structure.
+  ///   - policy: `openOutline`'s `policy`, which wins over the file's `expansion`.
+  ///   - layout: `openOutline`'s `layout` fields, over the file's `layout:`.
+  ///   - widths: the cluster width table used by `auto` heights.
+  /// - Returns: with the state, warnings for siblings the file opens together under `single`.
+  /// - Complexity: O(n) plus the text measured by `auto` heights.
+  public init(
+    outline: Outline, policy: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
+    widths: any ClusterWidthTable = NarrowClusterWidths()
+  ) {
+    self.outline = outline
+    self.policyOverride = policy
+    self.hostLayout = layout
+    self.widths = widths
+    self.layout = Layout().applying(outline.layout).applying(layout)
+    expanded = outline.items.map { $0.expandedInFile ?? false }
+    heights = []
+    index = VisibilityIndex(covers: [], heights: [])
+    warnings = normalizeSingle()
+    heights = Self.computeHeights(outline, RowHeights(layout: self.layout, widths: widths))
+    rebuildIndex()
+  }
+
+  /// Warnings found when the state was made (e.g. `single-policy`).
+  public private(set) var warnings: [Diagnostic] = []
+
+  // MARK: Reading
+
+  /// Length of the visible list.
+  /// - Complexity: O(1).
+  public var total: Int { index.visibleCount }
+
+  /// Sum of the visible heights.
+  /// - Complexity: O(1).
+  public var contentHeight: Double { index.visibleHeight }
+
+  /// The item at `position`.
+  public func item(_ position: Int) -> OutlineItem { outline.items[position] }
+
+  /// Whether the group at `position` is expanded (the user's state, even when hidden).
+  public func isExpanded(_ position: Int) -> Bool { expanded[position] }
+
+  /// The height of the item at `position`, visible or not.
+  public func height(_ position: Int) -> Double { heights[position] }
+
+  /// Whether the item at `position` is in the visible list.
+  /// - Complexity: O(log n).
+  public func isVisible(_ position: Int) -> Bool { index.isVisible(position) }
+
+  /// The visible item at `position`, or `nil` when it is hidden.
+  /// - Complexity: O(log n).
+  public func visibleItem(at position: Int) -> VisibleItem? {
+    guard position >= 0, position < outline.count, index.isVisible(position) else { return nil }
+    let (i, top) = index.prefix(before: position)
+    return VisibleItem(position: position, index: i, top: top, height: heights[position], expanded: expanded[position])
+  }
+
+  /// The item at visible index `i`, or `nil` when out of range.
+  /// - Complexity: O(log n).
+  public func visibleItem(atIndex i: Int) -> VisibleItem? {
+    guard let p = index.item(atVisibleIndex: i) else { return nil }
+    return visibleItem(at: p)
+  }
+
+  /// The visible items `start ..< start + count`, clipped to the list.
+  /// - Complexity: O(log n + count).
+  public func visibleItems(start: Int, count: Int) -> [VisibleItem] {
+    guard count > 0, var current = visibleItem(atIndex: start) else { return [] }
+    var result: [VisibleItem] = []
+    result.reserveCapacity(min(count, total - start))
+    while true {
+      result.append(current)
+      guard result.count < count, let next = nextVisible(after: current) else { break }
+      current = next
+    }
+    return result
+  }
+
+  /// The visible items that intersect `[top, top + height)`, at most `limit`.
+  /// Items of height 0 intersect nothing and are left out.
+  /// - Complexity: O(log n + result).
+  public func visibleItems(viewportTop top: Double, height: Double, limit: Int) -> [VisibleItem] {
+    guard total > 0, height > 0, limit > 0 else { return [] }
+    let bottom = top + height
+    guard bottom > 0, top < contentHeight else { return [] }
+    let first: VisibleItem
+    if top <= 0 {
+      first = visibleItem(atIndex: 0)!
+    } else {
+      guard let p = index.item(atOffset: top), let v = visibleItem(at: p) else { return [] }
+      first = v
+    }
+    var result: [VisibleItem] = []
+    var current = first
+    while current.top < bottom {
+      if current.height > 0 && current.top + current.height > top { result.append(current) }
+      guard result.count < limit, let next = nextVisible(after: current) else { break }
+      current = next
+    }
+    return result
+  }
+
+  /// The visible item after `v`, in O(1): after an expanded group comes its
+  /// first child, after anything else the item that follows its subtree.
+  private func nextVisible(after v: VisibleItem) -> VisibleItem? {
+    let item = outline.items[v.position]
+    let p = item.isGroup && !expanded[v.position] ? item.end : v.position + 1
+    guard p < outline.count else { return nil }
+    return VisibleItem(
+      position: p, index: v.index + 1, top: v.top + v.height, height: heights[p], expanded: expanded[p])
+  }
+
+  /// The visible item covering offset `y` (`[top, top + height)`): a
+  /// negative `y` gives the first, `y` past the end the last; items of height 0
+  /// are never hit. `nil` for an empty list.
+  /// - Complexity: O(log n).
+  public func visibleItem(atOffset y: Double) -> VisibleItem? {
+    guard total > 0 else { return nil }
+    let h = contentHeight
+    if h <= 0 { return visibleItem(atIndex: total - 1) }
+    let target = y < 0 ? 0 : (y >= h ? h.nextDown : y)
+    if let p = index.item(atOffset: target) { return visibleItem(at: p) }
+    return visibleItem(atIndex: total - 1)
+  }
+
+  // MARK: Expansion
+
+  /// Opens, closes or flips the group at `position`; under `single`,
+  /// opening it closes its open sibling.
+  /// - Parameters:
+  ///   - expanded: the state to set; `nil` flips.
+  ///   - scrollTop: the host's scroll offset; the result then carries the
+  ///     offset that keeps the group's header where it was on screen.
+  ///   - viewportHeight: with `scrollTop`, also clamps the result to
+  ///     `max(0, contentHeight − viewportHeight)`.
+  /// - Throws: ``OutlineError/notAGroup``.
+  /// - Complexity: O(log n).
+  public mutating func toggle(
+    _ position: Int, expanded target: Bool? = nil, scrollTop: Double? = nil, viewportHeight: Double? = nil
+  ) throws(OutlineError) -> ExpansionResult {
+    guard position >= 0, position < outline.count, outline.items[position].isGroup else { throw .notAGroup }
+    let open = target ?? !expanded[position]
+    var result = ExpansionResult()
+    let before = visibleItem(at: position)
+    if open != expanded[position] {
+      if open, policy == .single, let sibling = openChild[outline.items[position].parent ?? -1] {
+        setExpanded(sibling, false, into: &result)
+      }
+      setExpanded(position, open, into: &result)
+    }
+    if let scrollTop {
+      result.scrollTop = anchoredScrollTop(
+        scrollTop, before: before, position: position, viewportHeight: viewportHeight)
+    }
+    if !result.changes.isEmpty { version += 1 }
+    return result
+  }
+
+  private func anchoredScrollTop(_ scrollTop: Double, before: VisibleItem?, position: Int, viewportHeight: Double?)
+    -> Double
+  {
+    guard let before, let after = visibleItem(at: position) else { return scrollTop }
+    var s = max(0, scrollTop + after.top - before.top)
+    if let viewportHeight { s = max(0, min(s, contentHeight - viewportHeight)) }
+    return s
+  }
+
+  /// Sets one group's flag and updates the index, recording the change.
+  /// - Complexity: O(log n).
+  private mutating func setExpanded(_ g: Int, _ open: Bool, into result: inout ExpansionResult) {
+    let item = outline.items[g]
+    let inner = (g + 1)..<item.end
+    let visible = index.isVisible(g)
+    if !open, visible, let at = visibleItem(at: g) {
+      let n = index.visibleCount(in: inner)
+      if n > 0 { result.changes.append(OutlineChange(.delete, start: at.index + 1, count: n)) }
+    }
+    expanded[g] = open
+    index.addCover(open ? -1 : 1, in: inner)
+    if open, visible, let at = visibleItem(at: g) {
+      let n = index.visibleCount(in: inner)
+      if n > 0 { result.changes.append(OutlineChange(.insert, start: at.index + 1, count: n)) }
+    }
+    if policy == .single {
+      let parent = item.parent ?? -1
+      if open { openChild[parent] = g } else if openChild[parent] == g { openChild[parent] = nil }
+    }
+    result.updatedGroups.append(item.id)
+  }
+
+  /// Opens every group whose depth is below `depth` (all when `nil`), leaving the others as they are.
+  /// - Throws: ``OutlineError/expandAllUnderSinglePolicy`` under `single`.
+  /// - Complexity: O(n).
+  public mutating func expandAll(depth: Int? = nil, scrollTop: Double? = nil, viewportHeight: Double? = nil)
+    throws(OutlineError) -> ExpansionResult
+  {
+    guard policy == .multiple else { throw .expandAllUnderSinglePolicy }
+    return setAll(scrollTop: scrollTop, viewportHeight: viewportHeight) { item in
+      depth.map { item.depth < $0 } ?? true ? true : nil
+    }
+  }
+
+  /// Closes every group.
+  /// - Complexity: O(n).
+  public mutating func collapseAll(scrollTop: Double? = nil, viewportHeight: Double? = nil) -> ExpansionResult {
+    setAll(scrollTop: scrollTop, viewportHeight: viewportHeight) { _ in false }
+  }
+
+  /// Replaces the whole expansion: `decide` gives each group's new state (`nil` keeps it).
+  private mutating func setAll(
+    scrollTop: Double?, viewportHeight: Double?, _ decide: (OutlineItem) -> Bool?
+  ) -> ExpansionResult {
+    let oldVisible = visibilityFlags()
+    // The item at the top of the viewport stays where it was on screen; when
+    // it is hidden, its nearest visible group takes its place.
+    let anchor = scrollTop.flatMap { visibleItem(atOffset: $0) }
+    var result = ExpansionResult()
+    for (p, item) in outline.items.enumerated() where item.isGroup {
+      if let open = decide(item), open != expanded[p] {
+        expanded[p] = open
+        result.updatedGroups.append(item.id)
+      }
+    }
+    if !result.updatedGroups.isEmpty {
+      rebuildOpenChildren()
+      rebuildIndex()
+      result.changes = Self.changes(from: oldVisible, to: visibilityFlags())
+    }
+    if let scrollTop {
+      var s = scrollTop
+      if let anchor {
+        var p: Int? = anchor.position
+        while let q = p, !index.isVisible(q) { p = outline.items[q].parent }
+        if let q = p, let after = visibleItem(at: q) { s = max(0, scrollTop + after.top - anchor.top) }
+      }
+      if let viewportHeight { s = max(0, min(s, contentHeight - viewportHeight)) }
+      result.scrollTop = s
+    }
+    if !result.changes.isEmpty { version += 1 }
+    return result
+  }
+
+  /// Visibility of every item from the expansion flags.
+  /// - Complexity: O(n).
+  private func visibilityFlags() -> [Bool] {
+    var visible = [Bool](repeating: false, count: outline.count)
+    for (p, item) in outline.items.enumerated() {
+      if let parent = item.parent {
+        visible[p] = visible[parent] && expanded[parent]
+      } else {
+        visible[p] = true
+      }
+    }
+    return visible
+  }
+
+  /// The shortest change list between two visibility sets over the same
+  /// items, one of which contains the other or where blocks only appear or
+  /// disappear: each run of vanished items is one delete, each run of new
+  /// items one insert, in document order.
+  static func changes(from old: [Bool], to new: [Bool]) -> [OutlineChange] {
+    var changes: [OutlineChange] = []
+    var cursor = 0  // visible index in the list as edited so far
+    var pending: OutlineChange? = nil
+    func flush() {
+      if let c = pending { changes.append(c) }
+      pending = nil
+    }
+    // Items hidden before and after do not split a run.
+    for p in old.indices where old[p] || new[p] {
+      switch (old[p], new[p]) {
+      case (true, false):
+        if pending?.kind == .delete {
+          pending!.count += 1
+        } else {
+          flush()
+          pending = OutlineChange(.delete, start: cursor, count: 1)
+        }
+      case (false, true):
+        if pending?.kind == .insert {
+          pending!.count += 1
+        } else {
+          flush()
+          pending = OutlineChange(.insert, start: cursor, count: 1)
+        }
+        cursor += 1
+      default:
+        flush()
+        cursor += 1
+      }
+    }
+    flush()
+    return changes
+  }
+
+  // MARK: Layout
+
+  /// Applies the layout fields given by the host (`setLayout`) over the current ones.
+  /// - Returns: whether the effective layout changed (then heights are measured again).
+  /// - Complexity: O(n) plus the text measured when the layout changed, else O(1).
+  @discardableResult
+  public mutating func setLayout(_ overrides: LayoutOverrides) -> Bool {
+    let merged = hostLayout.merged(with: overrides)
+    let newLayout = Layout().applying(outline.layout).applying(merged)
+    hostLayout = merged
+    guard newLayout != layout else { return false }
+    layout = newLayout
+    heights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
+    rebuildIndex()
+    version += 1
+    return true
+  }
+
+  private static func computeHeights(_ outline: Outline, _ rowHeights: RowHeights) -> [Double] {
+    outline.items.map { rowHeights.height(of: $0) }
+  }
+
+  // MARK: New text
+
+  /// Replaces the structure with a new version of the file: the user's
+  /// expansion of ids that already existed wins over the file's `expanded`;
+  /// new ids take the file's value.
+  /// - Returns: the change list from the old visible list to the new one
+  ///   (the delete/insert pair between their common prefix and suffix).
+  /// - Complexity: O(n) plus the text measured.
+  public mutating func replace(with newOutline: Outline) -> [OutlineChange] {
+    let old = self
+    var wasExpanded: [String: Bool] = [:]
+    for (p, item) in outline.items.enumerated() where item.isGroup { wasExpanded[item.id] = expanded[p] }
+    outline = newOutline
+    layout = Layout().applying(outline.layout).applying(hostLayout)
+    expanded = outline.items.map { item in
+      guard item.isGroup else { return false }
+      return wasExpanded[item.id] ?? item.expandedInFile ?? false
+    }
+    warnings = fileWarnings()
+    normalizeSingleSilently()
+    heights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
+    rebuildIndex()
+    let changes = Self.diff(old, self)
+    if !changes.isEmpty || old.layout != layout || old.heights != heights || old.outline.items != outline.items {
+      version = old.version + 1
+    }
+    return changes
+  }
+
+  /// The delete/insert pair between the common prefix and suffix of two visible lists.
+  private static func diff(_ a: OutlineState, _ b: OutlineState) -> [OutlineChange] {
+    let x = a.visibleItems(start: 0, count: a.total)
+    let y = b.visibleItems(start: 0, count: b.total)
+    func same(_ u: VisibleItem, _ v: VisibleItem) -> Bool {
+      u.height == v.height && u.expanded == v.expanded
+        && a.outline.items[u.position]
+          == b.outline.items[v.position]
+          .relocated(like: a.outline.items[u.position])
+    }
+    var prefix = 0
+    while prefix < x.count, prefix < y.count, same(x[prefix], y[prefix]) { prefix += 1 }
+    var suffix = 0
+    while suffix < x.count - prefix, suffix < y.count - prefix,
+      same(x[x.count - 1 - suffix], y[y.count - 1 - suffix])
+    {
+      suffix += 1
+    }
+    var changes: [OutlineChange] = []
+    let deleted = x.count - prefix - suffix
+    let inserted = y.count - prefix - suffix
+    if deleted > 0 { changes.append(OutlineChange(.delete, start: prefix, count: deleted)) }
+    if inserted > 0 { changes.append(OutlineChange(.insert, start: prefix, count: inserted)) }
+    return changes
+  }
+
+  // MARK: Policy `single`
+
+  /// Under `single`, keeps only the first open group among siblings and
+  /// warns for each one the file opened too.
+  private mutating func normalizeSingle() -> [Diagnostic] {
+    let w = fileWarnings()
+    normalizeSingleSilently()
+    return w
+  }
+
+  private func fileWarnings() -> [Diagnostic] {
+    guard policy == .single else { return [] }
+    var seen = Set<Int>()
+    var warnings: [Diagnostic] = []
+    for item in outline.items where item.isGroup && item.expandedInFile == true {
+      let parent = item.parent ?? -1
+      if seen.contains(parent) {
+        warnings.append(
+          Diagnostic(
+            range: item.source, severity: .warning, code: "single-policy",
+            message: "group \"\(item.id)\" is expanded, but a sibling is already open under expansion: single"))
+      } else {
+        seen.insert(parent)
+      }
+    }
+    return warnings
+  }
+
+  private mutating func normalizeSingleSilently() {
+    guard policy == .single else {
+      openChild = [:]
+      return
+    }
+    var seen = Set<Int>()
+    for (p, item) in outline.items.enumerated() where item.isGroup && expanded[p] {
+      let parent = item.parent ?? -1
+      if seen.contains(parent) { expanded[p] = false } else { seen.insert(parent) }
+    }
+    rebuildOpenChildren()
+  }
+
+  private mutating func rebuildOpenChildren() {
+    openChild = [:]
+    guard policy == .single else { return }
+    for (p, item) in outline.items.enumerated() where item.isGroup && expanded[p] {
+      openChild[item.parent ?? -1] = p
+    }
+  }
+
+  /// Rebuilds the index from the flags and heights.
+  /// - Complexity: O(n).
+  private mutating func rebuildIndex() {
+    var covers = [Int32](repeating: 0, count: outline.count)
+    for (p, item) in outline.items.enumerated() {
+      if let parent = item.parent { covers[p] = covers[parent] + (expanded[parent] ? 0 : 1) }
+    }
+    index = VisibilityIndex(covers: covers, heights: heights)
+  }
+
+  /// Bytes held by the visible-list index and the per-item state arrays.
+  public var indexMemoryFootprint: Int {
+    index.memoryFootprint + expanded.capacity + heights.capacity * 8
+  }
+}
+
+extension OutlineItem {
+  /// This item with the positional fields of `other`, so two items from
+  /// different versions of a file compare by what a host shows.
+  fileprivate func relocated(like other: OutlineItem) -> OutlineItem {
+    var c = self
+    c.parent = other.parent
+    c.end = other.end
+    c.source = other.source
+    return c
+  }
+}

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import OutlineModel
+
+@Suite struct OutlineTests {
+  @Test func itemsAreInDocumentOrderWithSubgroupsBeforeRows() {
+    let o = Outline(document: Fixtures.contacts)
+    #expect(
+      o.items.map(\.id) == [
+        "friends", "alice", "bob", "carol", "family", "cousins", "Family/Cousins/Dan", "Family/Cousins/Eve", "mum",
+        "work",
+      ])
+    #expect(o.groupCount == 4)
+    #expect(o.rowCount == 6)
+  }
+
+  @Test func groupsCountRowsAndActiveRowsOverTheirSubtree() {
+    let o = Outline(document: Fixtures.contacts)
+    let friends = o.items[o.position(of: "friends")!]
+    #expect((friends.childCount, friends.rowCount, friends.activeCount) == (3, 3, 2))
+    let family = o.items[o.position(of: "family")!]
+    #expect((family.childCount, family.rowCount, family.activeCount) == (2, 3, 3))
+    #expect(o.items[o.position(of: "work")!].childCount == 0)
+  }
+
+  @Test func depthParentAndLastChild() {
+    let o = Outline(document: Fixtures.contacts)
+    let eve = o.items[o.position(of: "Family/Cousins/Eve")!]
+    #expect(eve.depth == 2)
+    #expect(eve.parent == o.position(of: "cousins"))
+    #expect(eve.isLastChild)
+    #expect(!o.items[o.position(of: "cousins")!].isLastChild)
+    #expect(o.items[o.position(of: "mum")!].isLastChild)
+    #expect(o.items[o.position(of: "work")!].isLastChild)
+    #expect(o.items[o.position(of: "friends")!].parent == nil)
+  }
+
+  @Test func derivedIDsAvoidCollisions() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group("A", rows: [Fixtures.row("x"), Fixtures.row("x"), Fixtures.row("y", id: "A/x~3")]),
+      Fixtures.group("A"),
+    ])
+    let o = Outline(document: doc)
+    #expect(o.items.map(\.id) == ["A", "A/x", "A/x~2", "A/x~3", "A~2"])
+  }
+
+  @Test func rowOrderActiveFirstAndTitle() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group(
+        "G", order: .activeFirst,
+        groups: [
+          Fixtures.group("S", order: .title, rows: [Fixtures.row("b10"), Fixtures.row("B2"), Fixtures.row("a")]),
+          Fixtures.group("T", rows: [Fixtures.row("off", active: false), Fixtures.row("on")]),
+        ],
+        rows: [
+          Fixtures.row("1", active: false), Fixtures.row("2"), Fixtures.row("3", active: false), Fixtures.row("4"),
+        ])
+    ])
+    let o = Outline(document: doc)
+    #expect(o.items.map(\.title) == ["G", "S", "a", "B2", "b10", "T", "on", "off", "2", "4", "1", "3"])
+  }
+}

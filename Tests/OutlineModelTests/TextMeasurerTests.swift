@@ -1,0 +1,58 @@
+import Testing
+
+@testable import OutlineModel
+
+/// Treats CJK ideographs as wide, so that wide-cluster breaking can be tested
+/// before a full width table exists.
+private struct IdeographsWide: ClusterWidthTable {
+  func widthClass(of cluster: Character) -> ClusterWidthClass {
+    let v = cluster.unicodeScalars.first!.value
+    return (0x4E00...0x9FFF).contains(v) ? .wide : .narrow
+  }
+}
+
+@Suite struct TextMeasurerTests {
+  let m = TextMeasurer()
+
+  @Test(arguments: [
+    ("", 10.0, [""]),
+    ("abc", 10.0, ["abc"]),
+    ("abc\n", 10.0, ["abc", ""]),
+    ("a\r\nb\u{2028}c", 10.0, ["a", "b", "c"]),
+    (String(repeating: "x", count: 25), 10.0, ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"]),
+    ("hello world", 8.0, ["hello", "world"]),
+    ("hello world", 11.0, ["hello world"]),
+    ("hello   world", 5.0, ["hello", "world"]),
+    ("  indented text", 10.0, ["  indented", "text"]),
+    ("ab cdefghijklmn", 5.0, ["ab", "cdefg", "hijkl", "mn"]),
+    ("key:\tvalue", 12.0, ["key:", "value"]),
+    ("a\u{00A0}b c", 3.0, ["a\u{00A0}b", "c"]),
+    ("ab\u{200B}cd", 3.0, ["ab\u{200B}", "cd"]),
+    ("abc", 0.5, ["a", "b", "c"]),
+  ])
+  func wrapsAsTheContractSays(text: String, width: Double, expected: [String]) {
+    #expect(m.lines(text, width: width).map(String.init) == expected)
+    #expect(m.lineCount(text, width: width) == expected.count)
+  }
+
+  @Test func tabsAdvanceToTheNextStop() {
+    #expect(m.width(of: "a\tb") == 9)
+    #expect(m.width(of: "12345678\tb") == 17)
+    let px = TextMeasurer(narrowWidth: 7, wideWidth: 14, tabSize: 4)
+    #expect(px.width(of: "a\t") == 28)
+  }
+
+  @Test func wideClustersAreBreakOpportunities() {
+    let w = TextMeasurer(widths: IdeographsWide())
+    let ten = String(repeating: "中", count: 10)
+    #expect(w.lineCount(ten, width: 10) == 2)
+    #expect(w.lineCount("ab " + ten, width: 12) == 2)
+    #expect(w.lines("ab中文cd", width: 5).map(String.init) == ["ab中", "文cd"])
+  }
+
+  @Test func pixelAdvances() {
+    let px = TextMeasurer(narrowWidth: 7.5, wideWidth: 15, tabSize: 8)
+    #expect(px.lineCount("abcd", width: 30) == 1)
+    #expect(px.lineCount("abcde", width: 30) == 2)
+  }
+}
