@@ -1,0 +1,38 @@
+/// A request or notification handed to a ``MessageHandler`` (JSON-RPC 2.0 §4).
+public struct IncomingMessage: Sendable {
+  /// The method name, e.g. `initialize`.
+  public let method: String
+  /// `params`: an object, an array, or `nil` when absent or `null`.
+  public let params: JSONValue?
+  /// The request id; `nil` for a notification.
+  public let id: RequestID?
+  /// Marked by `$/cancelRequest {id}`; never marked for a notification.
+  public let cancellation: CancellationToken
+
+  public init(method: String, params: JSONValue?, id: RequestID?, cancellation: CancellationToken = CancellationToken())
+  {
+    self.method = method
+    self.params = params
+    self.id = id
+    self.cancellation = cancellation
+  }
+
+  /// `true` when there is no id: the message is never answered.
+  public var isNotification: Bool { id == nil }
+}
+
+/// Handles the requests and notifications of a ``Connection``, one at a time, in the order
+/// received.
+///
+/// - Important: ``handle(_:)`` is only ever called on the connection's single worker
+///   thread, never concurrently; a handler that owns mutable state can rely on that (and
+///   say so where it declares `@unchecked Sendable`).
+public protocol MessageHandler: AnyObject, Sendable {
+  /// Handles one message.
+  ///
+  /// - Returns: the `result` of a request; ignored for a notification.
+  /// - Throws: ``ResponseError``, sent as the `error` of a request (logged for a
+  ///   notification). A long handler polls `message.cancellation.isCancelled` and throws
+  ///   ``ResponseError/cancelled`` (`-32800`).
+  func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue
+}

@@ -1,0 +1,159 @@
+/// The LSP base-protocol framing (LSP 3.17 §Base Protocol):
+///
+/// ```
+/// Content-Length: 52\r\n
+/// Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n
+/// \r\n
+/// {"jsonrpc":"2.0","id":1,"method":"initialize", ...}
+/// ```
+///
+/// Header names are case-insensitive; unknown headers (and `Content-Type`) are ignored; a
+/// header line may end in `\n` alone. `Content-Length` is checked against
+/// `maxMessageBytes` as soon as the header is complete, before any of the body is
+/// buffered; a body of exactly `maxMessageBytes` is accepted.
+///
+/// A missing, negative, non-numeric or absurd (more than 18 digits) `Content-Length`, a
+/// header line without a colon, two different lengths, or a header block longer than
+/// 64 KiB is a ``FramingError``.
+public struct LSPFramer: MessageFramer {
+  /// The longest header block accepted, in bytes.
+  public static let maxHeaderBytes = 64 * 1024
+
+  public let maxMessageBytes: Int
+  private var buffer: [UInt8] = []
+  /// Index of the first unconsumed byte in `buffer`.
+  private var start = 0
+  /// Declared length of the body being read; `nil` while reading headers.
+  private var bodyLength: Int?
+  /// Where the header search resumes, so a header split into many pushes is scanned once.
+  private var scanned = 0
+
+  /// - Parameter maxMessageBytes: the largest declared `Content-Length` accepted, in bytes.
+  public init(maxMessageBytes: Int) {
+    self.maxMessageBytes = maxMessageBytes
+  }
+
+  /// `true` when some bytes of an unfinished message are buffered.
+  public var hasPartialMessage: Bool { bodyLength != nil || start < buffer.count }
+
+  public mutating func push(_ bytes: some Collection<UInt8>) {
+    if start > 0, start >= buffer.count / 2 {
+      buffer.removeSubrange(0..<start)
+      scanned -= start
+      start = 0
+    }
+    buffer.append(contentsOf: bytes)
+  }
+
+  public mutating func next() throws(FramingError) -> [UInt8]? {
+    if bodyLength == nil {
+      guard let length = try readHeader() else { return nil }
+      bodyLength = length
+    }
+    let length = bodyLength!
+    guard buffer.count - start >= length else { return nil }
+    let body = Array(buffer[start..<start + length])
+    start += length
+    scanned = start
+    bodyLength = nil
+    return body
+  }
+
+  public mutating func finish() throws(FramingError) -> [UInt8]? {
+    if hasPartialMessage {
+      throw FramingError("end of input inside a message (\(buffer.count - start) bytes buffered)")
+    }
+    return nil
+  }
+
+  public func frame(_ body: [UInt8]) -> [UInt8] {
+    var out = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
+    out.append(contentsOf: body)
+    return out
+  }
+
+  /// Parses the header block if it is complete and consumes it.
+  private mutating func readHeader() throws(FramingError) -> Int? {
+    // Find the empty line that ends the header block: "\n\n" or "\n\r\n".
+    var i = max(scanned, start)
+    var end: Int?
+    while i < buffer.count {
+      if buffer[i] == UInt8(ascii: "\n") {
+        guard i + 1 < buffer.count else { break }  // Wait for the byte that decides.
+        if buffer[i + 1] == UInt8(ascii: "\n") {
+          end = i + 2
+          break
+        }
+        if buffer[i + 1] == UInt8(ascii: "\r") {
+          guard i + 2 < buffer.count else { break }
+          if buffer[i + 2] == UInt8(ascii: "\n") {
+            end = i + 3
+            break
+          }
+        }
+      }
+      i += 1
+    }
+    guard let end else {
+      scanned = i
+      if buffer.count - start > Self.maxHeaderBytes {
+        throw FramingError("header longer than \(Self.maxHeaderBytes) bytes without an empty line")
+      }
+      return nil
+    }
+    if end - start > Self.maxHeaderBytes {
+      throw FramingError("header longer than \(Self.maxHeaderBytes) bytes")
+    }
+    let length = try Self.contentLength(buffer[start..<end], maxMessageBytes: maxMessageBytes)
+    start = end
+    scanned = end
+    return length
+  }
+
+  private static func contentLength(_ header: ArraySlice<UInt8>, maxMessageBytes: Int) throws(FramingError) -> Int {
+    var length: Int?
+    for rawLine in header.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      var line = rawLine
+      if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+      if line.isEmpty { continue }
+      guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+        throw FramingError("header line without a colon: \(printable(line))")
+      }
+      let name = String(decoding: line[..<colon], as: UTF8.self).trimmingSpaces().lowercased()
+      guard name == "content-length" else { continue }
+      let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces()
+      guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        let n = Int(value)
+      else {
+        throw FramingError("invalid Content-Length: \(printable(line[(colon + 1)...]))")
+      }
+      if let length, length != n {
+        throw FramingError("conflicting Content-Length headers: \(length) and \(n)")
+      }
+      length = n
+    }
+    guard let length else {
+      throw FramingError("header without Content-Length: \(printable(header))")
+    }
+    if length > maxMessageBytes {
+      throw FramingError("message of \(length) bytes exceeds --max-message-bytes \(maxMessageBytes)")
+    }
+    return length
+  }
+
+  /// At most 200 bytes of `bytes`, for an error message, with control characters escaped.
+  static func printable(_ bytes: some Collection<UInt8>) -> String {
+    var text = String(decoding: bytes.prefix(200), as: UTF8.self).debugDescription
+    if bytes.count > 200 { text += "…" }
+    return text
+  }
+}
+
+extension String {
+  fileprivate func trimmingSpaces() -> String {
+    var s = Substring(self)
+    while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
+    while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,37 @@
+/// The `id` of a JSON-RPC request (JSON-RPC 2.0 §4; LSP 3.17 `integer | string`).
+///
+/// Echoed exactly, type included: `7` and `"7"` are different ids.
+public enum RequestID: Sendable, Hashable, CustomStringConvertible {
+  case int(Int64)
+  case string(String)
+
+  /// The id as it appears on the wire.
+  public var jsonValue: JSONValue {
+    switch self {
+    case .int(let i): return .int(i)
+    case .string(let s): return .string(s)
+    }
+  }
+
+  /// Reads an id: an integer or a string. `null`, a fraction, a bool, an array or an object
+  /// is not a valid id (the caller answers `-32600`).
+  public init?(_ value: JSONValue) {
+    switch value {
+    case .int(let i): self = .int(i)
+    case .string(let s): self = .string(s)
+    default: return nil
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .int(let i): return String(i)
+    case .string(let s): return "\"\(s)\""
+    }
+  }
+}
+
+extension RequestID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+  public init(integerLiteral value: Int64) { self = .int(value) }
+  public init(stringLiteral value: String) { self = .string(value) }
+}
