@@ -78,6 +78,8 @@ struct TreeBuilder {
   var maxDepth: Int
   /// Non-fatal problems (undefined aliases, a second document).
   var diagnostics: [Diagnostic] = []
+  /// Nodes that stand in for a bad alias, already diagnosed.
+  var placeholders: [Int] = []
   private var tree = NodeTree()
   private var frames: [Frame] = []
   private var anchors: [String: Anchor] = [:]
@@ -184,7 +186,7 @@ struct TreeBuilder {
           node.kind = .scalar
           node.plain = true
           node.link = tree.arena.count
-          _ = try add(node)
+          placeholders.append(try add(node))
           finish(size: 1, height: 0)
           continue
         }

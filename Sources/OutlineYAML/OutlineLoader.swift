@@ -74,7 +74,7 @@ public struct OutlineLoader {
     case .success(let tree):
       if let root = tree.root {
         let found = tree.arena.withUnsafeBufferPointer { arena in
-          var reader = SchemaReader(nodes: tree.nodes, arena: arena)
+          var reader = SchemaReader(nodes: tree.nodes, arena: arena, diagnosed: builder.placeholders)
           return (reader.document(root: root), reader.diagnostics)
         }
         document = found.0

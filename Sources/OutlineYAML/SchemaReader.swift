@@ -15,9 +15,11 @@ struct SchemaReader {
   /// Diagnostics already given for a node reached again through an alias.
   private var reported: Set<Int> = []
 
-  init(nodes: [Node], arena: UnsafeBufferPointer<UInt8>) {
+  /// - Parameter diagnosed: nodes already diagnosed (stand-ins for bad aliases).
+  init(nodes: [Node], arena: UnsafeBufferPointer<UInt8>, diagnosed: [Int] = []) {
     self.nodes = nodes
     self.arena = arena
+    self.reported = Set(diagnosed)
   }
 
   // MARK: Fields
