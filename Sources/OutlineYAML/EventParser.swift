@@ -1,0 +1,123 @@
+internal import CLibYAML
+
+/// The kinds of libyaml parse events the loader consumes.
+enum EventKind {
+  case streamStart, streamEnd, documentStart, documentEnd
+  case scalar, sequenceStart, sequenceEnd, mappingStart, mappingEnd, alias
+}
+
+/// A libyaml problem: its message and where it was found.
+struct SyntaxProblem: Error {
+  var message: String
+  var line: Int
+  var column: Int
+}
+
+/// The only type that touches libyaml: a pull parser over a byte buffer.
+///
+/// Each ``next()`` deletes the previous event before parsing the next one, so
+/// at most one event is alive; `deinit` deletes it and frees the parser. The
+/// bytes given to ``init(_:)`` must stay valid (and unmoved) while the parser
+/// is in use. Not `Sendable`: one owner, one thread.
+final class EventParser {
+  private let parser: UnsafeMutablePointer<yaml_parser_t>
+  private let event: UnsafeMutablePointer<yaml_event_t>
+  private var hasEvent = false
+
+  /// Starts parsing `input`, which must outlive this parser.
+  init(_ input: UnsafeBufferPointer<UInt8>) {
+    parser = .allocate(capacity: 1)
+    event = .allocate(capacity: 1)
+    yaml_parser_initialize(parser)
+    yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+    if let base = input.baseAddress {
+      yaml_parser_set_input_string(parser, base, input.count)
+    } else {
+      yaml_parser_set_input_string(parser, "", 0)
+    }
+  }
+
+  deinit {
+    if hasEvent { yaml_event_delete(event) }
+    yaml_parser_delete(parser)
+    parser.deallocate()
+    event.deallocate()
+  }
+
+  /// Parses the next event, deleting the current one.
+  ///
+  /// - Throws: ``SyntaxProblem`` with libyaml's problem and problem mark.
+  func next() throws(SyntaxProblem) -> EventKind {
+    if hasEvent {
+      yaml_event_delete(event)
+      hasEvent = false
+    }
+    guard yaml_parser_parse(parser, event) == 1 else {
+      let p = parser.pointee
+      var message = p.problem.map { String(cString: $0) } ?? "invalid YAML"
+      if let context = p.context {
+        message = "\(String(cString: context)): \(message)"
+      }
+      let mark = p.problem_mark
+      throw SyntaxProblem(message: message, line: Int(mark.line), column: Int(mark.column))
+    }
+    hasEvent = true
+    switch event.pointee.type {
+    case YAML_STREAM_START_EVENT: return .streamStart
+    case YAML_STREAM_END_EVENT: return .streamEnd
+    case YAML_DOCUMENT_START_EVENT: return .documentStart
+    case YAML_DOCUMENT_END_EVENT: return .documentEnd
+    case YAML_SCALAR_EVENT: return .scalar
+    case YAML_SEQUENCE_START_EVENT: return .sequenceStart
+    case YAML_SEQUENCE_END_EVENT: return .sequenceEnd
+    case YAML_MAPPING_START_EVENT: return .mappingStart
+    case YAML_MAPPING_END_EVENT: return .mappingEnd
+    case YAML_ALIAS_EVENT: return .alias
+    default: return .streamEnd
+    }
+  }
+
+  /// Start of the current event: 0-based line, column in characters.
+  var startLine: Int { Int(event.pointee.start_mark.line) }
+  var startColumn: Int { Int(event.pointee.start_mark.column) }
+  /// End of the current event: 0-based line, column in characters.
+  var endLine: Int { Int(event.pointee.end_mark.line) }
+  var endColumn: Int { Int(event.pointee.end_mark.column) }
+
+  /// Bytes of the input read so far (advances in libyaml's buffer steps).
+  var bytesConsumed: Int { parser.pointee.offset }
+
+  /// The current scalar's bytes; valid until the next ``next()``.
+  var scalarBytes: UnsafeBufferPointer<UInt8> {
+    let s = event.pointee.data.scalar
+    return UnsafeBufferPointer(start: s.value, count: s.length)
+  }
+
+  /// Whether the current scalar is plain (unquoted, not a block scalar).
+  var scalarIsPlain: Bool { event.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE }
+
+  /// Whether the current scalar carries the `!!str` tag (or the non-specific `!`).
+  var scalarIsTaggedString: Bool {
+    guard let tag = event.pointee.data.scalar.tag else { return false }
+    let t = String(cString: tag)
+    return t == "tag:yaml.org,2002:str" || t == "!"
+  }
+
+  /// The anchor of the current scalar, sequence or mapping, if any.
+  var anchor: String? {
+    let e = event.pointee
+    let a: UnsafeMutablePointer<yaml_char_t>?
+    switch e.type {
+    case YAML_SCALAR_EVENT: a = e.data.scalar.anchor
+    case YAML_SEQUENCE_START_EVENT: a = e.data.sequence_start.anchor
+    case YAML_MAPPING_START_EVENT: a = e.data.mapping_start.anchor
+    default: a = nil
+    }
+    return a.map { String(cString: $0) }
+  }
+
+  /// The anchor name of the current alias event.
+  var aliasName: String {
+    event.pointee.data.alias.anchor.map { String(cString: $0) } ?? ""
+  }
+}

@@ -1,0 +1,209 @@
+import OutlineModel
+
+/// Loads a group-definition file (YAML 1.2, or JSON) into an ``OutlineDocument``.
+///
+/// The file is parsed with libyaml's event API into a flat node table, then
+/// read by the outline schema (PROTOCOL §3). Scalars are typed by their field:
+/// string fields keep the text as written (`no`, `012`, `~` stay strings),
+/// booleans take only plain `true`/`false`, numbers only plain numbers, and
+/// `data:` follows the YAML 1.2 core schema.
+///
+/// Diagnostic codes (stable, kebab-case): `syntax`, `duplicate-key`,
+/// `duplicate-id`, `type`, `missing-title`, `tab-indentation`,
+/// `multiple-documents`, `unknown-key` (a warning), `too-many-nodes`,
+/// `too-deep`, `invalid-utf8`, `not-a-mapping`, `empty`.
+public struct OutlineLoader {
+  /// Limits on what a file may expand to.
+  public struct Options: Sendable {
+    /// Most nodes (scalars, sequences, mappings) the document may hold,
+    /// counted with aliases expanded (`--max-nodes`).
+    public var maxNodes = 10_000_000
+    /// Deepest nesting of sequences and mappings, counted with aliases
+    /// expanded; the top-level mapping is level 1.
+    public var maxDepth = 256
+
+    public init() {}
+  }
+
+  /// Parses and checks a group-definition file.
+  ///
+  /// - Parameters:
+  ///   - bytes: the file's raw bytes: UTF-8, with or without a byte order mark.
+  ///   - options: node and depth limits.
+  ///   - shouldCancel: polled now and then (every few thousand events);
+  ///     returning `true` stops the load.
+  ///   - progress: receives the fraction of bytes consumed (0...1), called
+  ///     at most about 100 times, in increasing order.
+  /// - Returns: the document and its diagnostics; the document is `nil` if
+  ///   and only if a diagnostic is an error. Positions are 0-based lines and
+  ///   columns in Unicode scalars (see ``SourceText`` to convert them).
+  /// - Throws: `CancellationError` when `shouldCancel` returned `true`.
+  /// - Complexity: O(n) in the file's size plus the expanded node count.
+  public static func load(
+    _ bytes: [UInt8], options: Options = .init(), shouldCancel: (() -> Bool)? = nil,
+    progress: ((Double) -> Void)? = nil
+  ) throws -> LoadResult {
+    if let bad = firstInvalidUTF8(bytes) {
+      let at = position(of: bad, in: bytes)
+      let end = SourcePosition(line: at.line, column: at.column + 1)
+      return LoadResult(
+        document: nil,
+        diagnostics: [
+          Diagnostic(
+            range: SourceRange(start: at, end: end), severity: .error, code: "invalid-utf8",
+            message: "the file is not valid UTF-8: byte 0x\(hex(bytes[bad])) at offset \(bad)")
+        ])
+    }
+    var builder = TreeBuilder(maxNodes: options.maxNodes, maxDepth: options.maxDepth)
+    let built: Result<NodeTree, BuildStop> = bytes.withUnsafeBufferPointer { input in
+      let parser = EventParser(input)
+      do throws(BuildStop) {
+        return .success(
+          try builder.build(parser, inputSize: input.count, shouldCancel: shouldCancel, progress: progress))
+      } catch {
+        return .failure(error)
+      }
+    }
+    var diagnostics = builder.diagnostics
+    var document: OutlineDocument?
+    switch built {
+    case .failure(.cancelled):
+      throw CancellationError()
+    case .failure(.fatal(let d)):
+      diagnostics.append(d.code == "syntax" ? tabIndentation(d, bytes) ?? d : d)
+    case .success(let tree):
+      if let root = tree.root {
+        let found = tree.arena.withUnsafeBufferPointer { arena in
+          var reader = SchemaReader(nodes: tree.nodes, arena: arena, diagnosed: builder.placeholders)
+          return (reader.document(root: root), reader.diagnostics)
+        }
+        document = found.0
+        diagnostics += found.1
+      } else if diagnostics.isEmpty {
+        diagnostics.append(
+          Diagnostic(
+            range: .zero, severity: .error, code: "empty",
+            message: "the file is empty: expected a mapping with \"groups\""))
+      }
+    }
+    diagnostics.sort { ($0.range.start, $0.severity.rawValue) < ($1.range.start, $1.severity.rawValue) }
+    progress?(1)
+    if diagnostics.contains(where: { $0.severity == .error }) { document = nil }
+    return LoadResult(document: document, diagnostics: diagnostics)
+  }
+
+  /// Turns a syntax error on a line indented with a tab into a
+  /// `tab-indentation` error at that tab (YAML 1.2.2 §6.1: tabs are not indentation).
+  private static func tabIndentation(_ d: Diagnostic, _ bytes: [UInt8]) -> Diagnostic? {
+    let line = d.range.start.line
+    guard let start = lineStart(line, in: bytes) else { return nil }
+    var i = start
+    while i < bytes.count, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") {
+      if bytes[i] == UInt8(ascii: "\t") {
+        guard i - start <= d.range.start.column else { return nil }
+        let at = SourcePosition(line: line, column: i - start)
+        return Diagnostic(
+          range: SourceRange(start: at, end: SourcePosition(line: line, column: at.column + 1)), severity: .error,
+          code: "tab-indentation", message: "a tab is used as indentation; indent with spaces")
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  /// The byte offset where 0-based `line` starts (after a BOM), counting
+  /// line breaks as libyaml does for ASCII (`\n`, `\r\n`, `\r`).
+  private static func lineStart(_ line: Int, in bytes: [UInt8]) -> Int? {
+    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var current = 0
+    while current < line {
+      guard i < bytes.count else { return nil }
+      if bytes[i] == 0x0A {
+        current += 1
+      } else if bytes[i] == 0x0D {
+        if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+        current += 1
+      }
+      i += 1
+    }
+    return i
+  }
+
+  /// The 0-based line and column (in scalars) of byte `offset`.
+  private static func position(of offset: Int, in bytes: [UInt8]) -> SourcePosition {
+    var line = 0
+    var column = 0
+    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while i < offset {
+      let b = bytes[i]
+      if b == 0x0A || (b == 0x0D && !(i + 1 < offset && bytes[i + 1] == 0x0A)) {
+        line += 1
+        column = 0
+      } else if b & 0xC0 != 0x80, b != 0x0D {
+        column += 1
+      }
+      i += 1
+    }
+    return SourcePosition(line: line, column: column)
+  }
+
+  private static func hex(_ b: UInt8) -> String {
+    let s = String(b, radix: 16, uppercase: true)
+    return s.count == 1 ? "0" + s : s
+  }
+
+  /// The offset of the first byte that is not part of well-formed UTF-8
+  /// (Unicode §3.9, Table 3-7), or `nil`.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { b in
+      var i = 0
+      let n = b.count
+      while i < n {
+        // Fast path: eight ASCII bytes at a time.
+        while i + 8 <= n,
+          UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+          i += 8
+        }
+        guard i < n else { break }
+        let c = b[i]
+        if c < 0x80 {
+          i += 1
+          continue
+        }
+        var length = 0
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch c {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, low) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, high) = (3, 0x9F)
+        case 0xF0: (length, low) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, high) = (4, 0x8F)
+        default: return i
+        }
+        guard i + 1 < n, b[i + 1] >= low, b[i + 1] <= high else { return i }
+        for k in 2..<length {
+          guard i + k < n, b[i + k] & 0xC0 == 0x80 else { return i }
+        }
+        i += length
+      }
+      return nil
+    }
+  }
+}
+
+/// What ``OutlineLoader/load(_:options:shouldCancel:progress:)`` found.
+public struct LoadResult: Sendable {
+  /// The document, or `nil` if and only if ``diagnostics`` has an error.
+  public var document: OutlineDocument?
+  /// Errors and warnings, in source order.
+  public var diagnostics: [Diagnostic]
+
+  public init(document: OutlineDocument?, diagnostics: [Diagnostic]) {
+    self.document = document
+    self.diagnostics = diagnostics
+  }
+}

@@ -1,0 +1,111 @@
+import OutlineModel
+import OutlineYAML
+import Testing
+
+@Suite struct AliasTests {
+  @Test func aliasesAreFollowed() throws {
+    let doc = try expectDocument(
+      """
+      groups:
+        - title: Team
+          rows: &common
+            - {title: Alice, data: &x {level: 3}}
+            - {title: Bob, data: *x}
+        - title: Copy
+          rows: *common
+      """)
+    #expect(doc.groups[1].rows.map(\.title) == ["Alice", "Bob"])
+    #expect(doc.groups[1].rows[1].data == .object([("level", .int(3))]))
+  }
+
+  @Test func wholeGroupItemsByAlias() throws {
+    let doc = try expectDocument(
+      """
+      groups:
+        - &g
+          title: Shared
+          rows: [{title: r}]
+        - title: Holder
+          groups: [*g, *g]
+      """)
+    #expect(doc.groups[1].groups.map(\.title) == ["Shared", "Shared"])
+    // An item reached through an alias is known by the alias.
+    #expect(
+      doc.groups[1].groups[1].source == SourceRange(start: .init(line: 5, column: 17), end: .init(line: 5, column: 19)))
+  }
+
+  @Test func anAliasedIdIsADuplicateAtTheAlias() throws {
+    try expectDiagnostics(
+      "groups:\n  - &g {id: one, title: A}\n  - *g\n",
+      [#"2:4-2:6 error duplicate-id: duplicate id "one""#])
+  }
+
+  @Test func anErrorInAnAliasedNodeIsReportedOnce() throws {
+    try expectDiagnostics(
+      "groups:\n  - &g {title: A, expanded: maybe}\n  - *g\n  - *g\n",
+      [#"1:28-1:33 error type: "expanded" must be true or false, found "maybe""#])
+  }
+
+  @Test func undefinedAlias() throws {
+    try expectDiagnostics(
+      "groups: *nowhere\n", [#"0:8-0:16 error syntax: undefined alias "nowhere""#])
+  }
+
+  @Test func maxNodesCountsExpandedAliases() throws {
+    var options = OutlineLoader.Options()
+    options.maxNodes = 20
+    // 1 root + 2 keys... the second alias pushes the expanded count past 20.
+    try expectDiagnostics(
+      """
+      a: &a [1, 2, 3, 4, 5]
+      b: *a
+      c: *a
+      """,
+      [#"2:3-2:5 error too-many-nodes: alias "a" expands the document past 20 nodes"#], options: options)
+  }
+
+  @Test func billionLaughsIsRefusedQuickly() throws {
+    var yaml = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    for level in 1...9 {
+      let refs = Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ")
+      yaml += "a\(level): &a\(level) [\(refs)]\n"
+    }
+    yaml += "groups: []\n"
+    let clock = ContinuousClock()
+    var result: LoadResult?
+    let elapsed = try clock.measure { result = try load(yaml) }
+    #expect(elapsed < .milliseconds(200))
+    #expect(result?.document == nil)
+    #expect(
+      result?.diagnostics.map(render) == [
+        #"7:9-7:12 error too-many-nodes: alias "a6" expands the document past 10000000 nodes"#
+      ])
+  }
+
+  @Test func deepFlowNestingStopsAtTheLimit() throws {
+    let depth = 20_000
+    let yaml = "groups: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
+    let clock = ContinuousClock()
+    var result: LoadResult?
+    let elapsed = try clock.measure { result = try load(yaml) }
+    #expect(elapsed < .milliseconds(500))
+    #expect(
+      result?.diagnostics.map(render) == [
+        "0:263-0:264 error too-deep: the document nests deeper than 256 levels"
+      ])
+  }
+
+  @Test func depthCountsAliasesExpanded() throws {
+    var options = OutlineLoader.Options()
+    options.maxDepth = 4
+    // root(1) > a(2) > [3] > [4]: fine; under c (level 3), *a adds 3 more levels.
+    try expectDiagnostics(
+      "a: &a [[[x]]]\nb: *a\nc: [[*a]]\n",
+      [#"2:5-2:7 error too-deep: alias "a" nests the document deeper than 4 levels"#], options: options)
+  }
+
+  @Test func anAliasInsideItsOwnAnchor() throws {
+    try expectDiagnostics(
+      "groups: &g [*g]\n", [#"0:12-0:14 error syntax: alias "g" refers to a node that contains it"#])
+  }
+}

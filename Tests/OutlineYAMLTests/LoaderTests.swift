@@ -1,0 +1,401 @@
+import OutlineModel
+import OutlineYAML
+import Testing
+
+@Suite struct DocumentTests {
+  @Test func readsTheContractExample() throws {
+    let doc = try expectDocument(
+      """
+      title: Contacts
+      expansion: single
+      layout:
+        headerHeight: 1
+        rowHeight: auto
+      groups:
+        - id: friends
+          title: Friends
+          expanded: true
+          badge: "★"
+          order: activeFirst
+          groups:
+            - title: Close
+          rows:
+            - id: alice
+              title: Alice
+              detail: Working from Lisbon this week
+              icon: avatar-3
+              active: false
+              emphasis: true
+              data: {any: thing}
+            - title: Bob
+      """)
+    #expect(doc.title == "Contacts")
+    #expect(doc.expansion == .single)
+    #expect(doc.layout.headerHeight == .fixed(1))
+    #expect(doc.layout.rowHeight == .auto)
+    let friends = try #require(doc.groups.first)
+    #expect(friends.id == "friends")
+    #expect(friends.title == "Friends")
+    #expect(friends.expanded == true)
+    #expect(friends.badge == "★")
+    #expect(friends.order == .activeFirst)
+    #expect(friends.groups.map(\.title) == ["Close"])
+    #expect(friends.source == SourceRange(start: .init(line: 6, column: 4), end: .init(line: 6, column: 6)))
+    #expect(
+      friends.rows == [
+        RowSpec(
+          id: "alice", title: "Alice", detail: "Working from Lisbon this week", icon: "avatar-3", active: false,
+          emphasis: true, data: .object([("any", .string("thing"))]),
+          source: SourceRange(start: .init(line: 14, column: 8), end: .init(line: 14, column: 10))),
+        RowSpec(title: "Bob", source: SourceRange(start: .init(line: 21, column: 8), end: .init(line: 21, column: 13))),
+      ])
+  }
+
+  @Test func stringFieldsKeepTheTextAsWritten() throws {
+    let doc = try expectDocument(
+      """
+      title: 012
+      groups:
+        - title: no
+          badge: 1:20
+          rows:
+            - {title: ~, detail: null, icon: "true", id: 0x1F}
+            - {title: 'yes', detail: 1.5e3}
+      """)
+    #expect(doc.title == "012")
+    #expect(doc.groups[0].title == "no")
+    #expect(doc.groups[0].badge == "1:20")
+    #expect(doc.groups[0].rows[0].title == "~")
+    #expect(doc.groups[0].rows[0].detail == "null")
+    #expect(doc.groups[0].rows[0].icon == "true")
+    #expect(doc.groups[0].rows[0].id == "0x1F")
+    #expect(doc.groups[0].rows[1].title == "yes")
+    #expect(doc.groups[0].rows[1].detail == "1.5e3")
+  }
+
+  @Test func flowItemSourceIsItsBrace() throws {
+    let doc = try expectDocument("groups: [ {title: A} ]\n")
+    #expect(doc.groups[0].source == SourceRange(start: .init(line: 0, column: 10), end: .init(line: 0, column: 11)))
+  }
+
+  @Test func layoutFields() throws {
+    let doc = try expectDocument(
+      """
+      layout:
+        unit: px
+        width: 320.5
+        narrowWidth: 7
+        wideWidth: 14
+        lineHeight: 18
+        headerHeight: 24
+        rowHeight: auto
+        indent: 12
+        padding: {top: 2, bottom: 3, left: 4, right: 5}
+        maxLines: 3
+        tabSize: 4
+      groups: []
+      """)
+    var expected = LayoutOverrides()
+    expected.unit = .px
+    expected.width = 320.5
+    expected.narrowWidth = 7
+    expected.wideWidth = 14
+    expected.lineHeight = 18
+    expected.headerHeight = .fixed(24)
+    expected.rowHeight = .auto
+    expected.indent = 12
+    expected.paddingTop = 2
+    expected.paddingBottom = 3
+    expected.paddingLeft = 4
+    expected.paddingRight = 5
+    expected.maxLines = 3
+    expected.tabSize = 4
+    #expect(doc.layout == expected)
+  }
+
+  @Test func layoutRangesAreChecked() throws {
+    try expectDiagnostics(
+      """
+      layout:
+        unit: em
+        width: 0
+        lineHeight: -1
+        rowHeight: tall
+        maxLines: 0
+        tabSize: 2.5
+        padding: {top: "1"}
+      """,
+      [
+        #"1:8-1:10 error type: "unit" must be cell or px, found "em""#,
+        #"2:9-2:10 error type: "width" must be a number greater than 0, found "0""#,
+        #"3:14-3:16 error type: "lineHeight" must be a number >= 0, found "-1""#,
+        #"4:13-4:17 error type: "rowHeight" must be a number >= 0 or auto, found "tall""#,
+        #"5:12-5:13 error type: "maxLines" must be an integer >= 1, found "0""#,
+        #"6:11-6:14 error type: "tabSize" must be an integer >= 1, found "2.5""#,
+        #"7:17-7:20 error type: "top" must be a number >= 0, found "1""#,
+      ])
+  }
+
+  @Test func emptyValuesAreAbsent() throws {
+    let doc = try expectDocument("title:\nlayout:\ngroups:\n  - title: A\n    badge:\n    rows:\n")
+    #expect(doc == OutlineDocument(groups: [GroupSpec(title: "A", source: doc.groups[0].source)]))
+  }
+
+  @Test func jsonLoadsToo() throws {
+    let doc = try expectDocument(
+      """
+      {"title": "T", "groups": [{"id": "g", "title": "G", "expanded": true,
+        "rows": [{"title": "R", "active": false, "data": {"n": 1, "s": "x", "l": [true, null, 2.5]}}]}]}
+      """)
+    #expect(doc.title == "T")
+    #expect(doc.groups[0].expanded == true)
+    let row = doc.groups[0].rows[0]
+    #expect(row.active == false)
+    // A quoted JSON string stays a string; bare JSON literals follow the core schema.
+    #expect(
+      row.data
+        == .object([("n", .int(1)), ("s", .string("x")), ("l", .array([.bool(true), .null, .double(2.5)]))]))
+  }
+
+  @Test func byteOrderMarkIsAccepted() throws {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("groups:\n  - title: A\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.document?.groups.first?.source.start == SourcePosition(line: 1, column: 4))
+  }
+}
+
+@Suite struct ScalarTests {
+  @Test func booleansArePlainLowercaseTrueOrFalse() throws {
+    try expectDiagnostics(
+      """
+      groups:
+        - title: A
+          expanded: yes
+          rows:
+            - {title: a, active: "true"}
+            - {title: b, active: True}
+            - {title: c, emphasis: [true]}
+      """,
+      [
+        #"2:14-2:17 error type: "expanded" must be true or false, found "yes""#,
+        #"4:27-4:33 error type: "active" must be true or false, found "true""#,
+        #"5:27-5:31 error type: "active" must be true or false, found "True""#,
+        #"6:29-6:30 error type: "emphasis" must be true or false, found a sequence"#,
+      ])
+  }
+
+  @Test func enumerations() throws {
+    try expectDiagnostics(
+      "expansion: accordion\ngroups:\n  - {title: A, order: random}\n",
+      [
+        #"0:11-0:20 error type: "expansion" must be multiple or single, found "accordion""#,
+        #"2:22-2:28 error type: "order" must be file, activeFirst or title, found "random""#,
+      ])
+    let doc = try expectDocument("groups:\n  - {title: A, order: title}\n  - {title: B, order: 'file'}\n")
+    #expect(doc.groups.map(\.order) == [.title, .file])
+  }
+
+  @Test func stringFieldsRejectCollections() throws {
+    try expectDiagnostics(
+      "title: {a: 1}\ngroups:\n  - title:\n      - x\n",
+      [
+        #"0:7-0:8 error type: "title" must be a string, found a mapping"#,
+        #"2:4-2:9 error missing-title: group has no "title""#,
+        #"3:6-3:7 error type: "title" must be a string, found a sequence"#,
+      ])
+  }
+
+  @Test func dataFollowsTheCoreSchema() throws {
+    let value = try data(
+      """
+      groups:
+        - title: G
+          rows:
+            - title: R
+              data:
+                int: 3
+                octalLooking: 012
+                hex: 0x1F
+                octal: 0o17
+                negative: -42
+                float: 1.5
+                exponent: 1e3
+                inf: -.inf
+                yes: true
+                no: FALSE
+                tilde: ~
+                null: null
+                empty:
+                quoted: "3"
+                single: 'true'
+                tagged: !!str 12
+                text: hello world
+                version: 1.2.3
+                list: [1, two]
+      """)
+    #expect(
+      value
+        == .object([
+          ("int", .int(3)), ("octalLooking", .int(12)), ("hex", .int(31)), ("octal", .int(15)),
+          ("negative", .int(-42)), ("float", .double(1.5)), ("exponent", .double(1000)),
+          ("inf", .double(-.infinity)), ("yes", .bool(true)), ("no", .bool(false)), ("tilde", .null),
+          ("null", .null), ("empty", .null), ("quoted", .string("3")), ("single", .string("true")),
+          ("tagged", .string("12")), ("text", .string("hello world")), ("version", .string("1.2.3")),
+          ("list", .array([.int(1), .string("two")])),
+        ]))
+  }
+
+  @Test func dataScalarAndNaN() throws {
+    #expect(try data("groups: [{title: G, rows: [{title: R, data: 7}]}]") == .int(7))
+    guard case .double(let nan)? = try data("groups: [{title: G, rows: [{title: R, data: .nan}]}]") else {
+      Issue.record("expected a double")
+      return
+    }
+    #expect(nan.isNaN)
+  }
+}
+
+@Suite struct DiagnosticTests {
+  @Test func duplicateKeyPointsAtTheSecond() throws {
+    try expectDiagnostics(
+      "title: A\ngroups:\n  - title: x\n    title: y\ntitle: B\n",
+      [
+        #"3:4-3:9 error duplicate-key: duplicate key "title""#,
+        #"4:0-4:5 error duplicate-key: duplicate key "title""#,
+      ])
+  }
+
+  @Test func duplicateKeyInsideData() throws {
+    try expectDiagnostics(
+      "groups: [{title: G, rows: [{title: R, data: {a: 1, b: 2, a: 3}}]}]",
+      [#"0:57-0:58 error duplicate-key: duplicate key "a""#])
+  }
+
+  @Test func duplicateIdAcrossGroupsAndRows() throws {
+    try expectDiagnostics(
+      """
+      groups:
+        - id: x
+          title: A
+          rows:
+            - {id: "x", title: a}
+        - title: B
+          groups:
+            - id: y
+              title: C
+              rows:
+                - {id: y, title: c}
+      """,
+      [
+        #"4:13-4:16 error duplicate-id: duplicate id "x""#,
+        #"10:17-10:18 error duplicate-id: duplicate id "y""#,
+      ])
+  }
+
+  @Test func missingTitle() throws {
+    try expectDiagnostics(
+      """
+      groups:
+        - id: a
+          rows:
+            - {id: b}
+            - title:
+              detail: d
+        - {}
+      """,
+      [
+        #"1:4-1:6 error missing-title: group has no "title""#,
+        #"3:8-3:9 error missing-title: row has no "title""#,
+        #"4:8-4:13 error missing-title: row has no "title""#,
+        #"6:4-6:5 error missing-title: group has no "title""#,
+      ])
+  }
+
+  @Test func itemsMustBeMappings() throws {
+    try expectDiagnostics(
+      "groups:\n  - Friends\n  - title: A\n    rows: [x, [y]]\n",
+      [
+        #"1:4-1:11 error type: group must be a mapping, found "Friends""#,
+        #"3:11-3:12 error type: row must be a mapping, found "x""#,
+        #"3:14-3:15 error type: row must be a mapping, found a sequence"#,
+      ])
+    try expectDiagnostics("groups: {a: 1}\n", [#"0:8-0:9 error type: "groups" must be a sequence, found a mapping"#])
+  }
+
+  @Test func unknownKeyIsAWarning() throws {
+    let doc = try expectDiagnostics(
+      "groups:\n  - title: A\n    colour: red\n    rows: [{title: r, size: 3}]\n",
+      [
+        #"2:4-2:10 warning unknown-key: unknown key "colour""#,
+        #"3:22-3:26 warning unknown-key: unknown key "size""#,
+      ])
+    #expect(doc?.groups[0].rows[0].title == "r")
+  }
+
+  @Test func tabsInIndentation() throws {
+    try expectDiagnostics(
+      "groups:\n  - title: x\n\trows: []\n",
+      [#"2:0-2:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
+    // A tab after a key is separation, not indentation.
+    _ = try expectDocument("groups:\n  - title:\tx\n")
+  }
+
+  @Test func moreThanOneDocument() throws {
+    try expectDiagnostics(
+      "groups: []\n---\ngroups: []\n",
+      [#"1:0-1:3 error multiple-documents: a file holds one YAML document, found a second"#])
+  }
+
+  @Test func syntaxErrorCarriesLibyamlsMessage() throws {
+    try expectDiagnostics(
+      "groups:\n  - title: a: b\n",
+      [#"1:12-1:12 error syntax: mapping values are not allowed in this context"#])
+    try expectDiagnostics(
+      "groups: [\n",
+      [#"1:0-1:0 error syntax: while parsing a flow node: did not find expected node content"#])
+  }
+
+  @Test func emptyAndNotAMapping() throws {
+    let empty = #"0:0-0:0 error empty: the file is empty: expected a mapping with "groups""#
+    try expectDiagnostics("", [empty])
+    try expectDiagnostics("# nothing here\n", [empty])
+    try expectDiagnostics(
+      "- title: A\n", [#"0:0-0:1 error not-a-mapping: the top level must be a mapping, found a sequence"#])
+    try expectDiagnostics(
+      "just text\n", [#"0:0-0:9 error not-a-mapping: the top level must be a mapping, found "just text""#])
+  }
+
+  @Test func invalidUTF8PointsAtTheFirstBadByte() throws {
+    let bytes = Array("title: ok\ngroups:\n  - title: é".utf8) + [0xC3, 0x28] + Array("\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    #expect(result.document == nil)
+    #expect(
+      result.diagnostics.map(render) == [
+        "2:12-2:13 error invalid-utf8: the file is not valid UTF-8: byte 0xC3 at offset 31"
+      ])
+    // Surrogates and overlong forms are not UTF-8 either.
+    #expect(try OutlineLoader.load([0xED, 0xA0, 0x80]).diagnostics.first?.code == "invalid-utf8")
+    #expect(try OutlineLoader.load([0x61, 0xC0, 0xAF]).diagnostics.first?.range.start.column == 1)
+  }
+
+  @Test func manyDiagnosticsAreCollected() throws {
+    try expectDiagnostics(
+      """
+      groups:
+        - title: A
+          expanded: 1
+          extra: x
+          rows:
+            - {id: r}
+            - {id: r, title: B, emphasis: "no"}
+      """,
+      [
+        #"2:14-2:15 error type: "expanded" must be true or false, found "1""#,
+        #"3:4-3:9 warning unknown-key: unknown key "extra""#,
+        #"5:8-5:9 error missing-title: row has no "title""#,
+        #"6:13-6:14 error duplicate-id: duplicate id "r""#,
+        #"6:36-6:40 error type: "emphasis" must be true or false, found "no""#,
+      ])
+  }
+}
