@@ -346,6 +346,30 @@ public struct OutlineState: Sendable {
     outline.items.map { rowHeights.height(of: $0) }
   }
 
+  // MARK: Saved expansion
+
+  /// The user's expansion of every group, by id.
+  /// - Complexity: O(n).
+  public var expansionByID: [String: Bool] {
+    var result: [String: Bool] = [:]
+    for (p, item) in outline.items.enumerated() where item.isGroup { result[item.id] = expanded[p] }
+    return result
+  }
+
+  /// Takes a saved expansion: the groups it names take its state (it wins
+  /// over the file's `expanded`), ids it does not know are ignored, other
+  /// groups keep theirs; under `single` the first open sibling in document
+  /// order wins. `version` goes to `after + 1` (a re-open never goes back).
+  /// - Complexity: O(n).
+  public mutating func restoreExpansion(_ byID: [String: Bool], after previousVersion: Int) {
+    for (p, item) in outline.items.enumerated() where item.isGroup {
+      if let open = byID[item.id] { expanded[p] = open }
+    }
+    normalizeSingleSilently()
+    rebuildIndex()
+    version = max(version, previousVersion + 1)
+  }
+
   // MARK: New text
 
   /// Replaces the structure with a new version of the file: the user's

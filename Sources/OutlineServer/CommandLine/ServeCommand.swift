@@ -1,0 +1,27 @@
+import Foundation
+import JSONRPC
+import OutlineModel
+
+/// Serves JSON-RPC on stdin/stdout until `exit` or the end of input.
+public enum ServeCommand {
+  /// Runs the server; never returns.
+  /// - Important: call once, from the main thread, before anything prints.
+  public static func run(_ options: ServerOptions, widths: any ClusterWidthTable = NarrowClusterWidths()) -> Never {
+    // stdout carries protocol only: keep it aside and point fd 1 at stderr.
+    let protocolFD = StandardStreams.protectStdout()
+    let log = Logger(level: options.logLevel)
+    let connection = Connection(
+      input: 0, output: protocolFD, framing: options.framing, maxMessageBytes: options.maxMessageBytes, log: log)
+    let server = OutlineServer(options: options, log: log, widths: widths) { status in
+      connection.flush()
+      exit(status)
+    }
+    switch connection.run(handler: server) {
+    case .endOfInput:
+      exit(server.exitStatus)
+    case .brokenFraming(let reason):
+      log.error("cannot read the next message: \(reason)")
+      exit(1)
+    }
+  }
+}

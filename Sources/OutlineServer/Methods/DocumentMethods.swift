@@ -1,0 +1,115 @@
+import Foundation
+import JSONRPC
+import OutlineModel
+import OutlineYAML
+
+/// `openOutline`, `changeOutline`, `closeOutline` (PROTOCOL §3).
+extension OutlineServer {
+  /// Parses `bytes` into an outline (`nil` when the text has errors), with
+  /// its diagnostics in the negotiated position encoding.
+  /// - Throws: `-32800` when cancelled.
+  func load(_ bytes: [UInt8], cancellation: CancellationToken) throws(ResponseError) -> (
+    outline: Outline?, diagnostics: [JSONValue], errorCount: Int, firstError: String?
+  ) {
+    var options = OutlineLoader.Options()
+    options.maxNodes = self.options.maxNodes
+    let result: LoadResult
+    do {
+      result = try OutlineLoader.load(bytes, options: options, shouldCancel: { cancellation.isCancelled })
+    } catch is CancellationError {
+      throw .cancelled
+    } catch {
+      throw ResponseError(code: .internalError, message: "loading failed: \(error)")
+    }
+    let text = SourceText(bytes)
+    let diagnostics = result.diagnostics.map { $0.jsonValue(text, positionEncoding) }
+    let errors = result.diagnostics.filter { $0.severity == .error }
+    let first = errors.first.map { "\($0.range.start.line + 1):\($0.range.start.column + 1): \($0.message)" }
+    return (result.document.map { Outline(document: $0) }, diagnostics, errors.count, first)
+  }
+
+  func invalidOutline(_ diagnostics: [JSONValue], _ errorCount: Int, _ first: String?) -> ResponseError {
+    ResponseError(
+      code: .invalidOutline,
+      message: "the outline has \(errorCount) error\(errorCount == 1 ? "" : "s")"
+        + (first.map { "; first at \($0)" } ?? ""),
+      data: .object(["diagnostics": .array(diagnostics)]))
+  }
+
+  /// The bytes of `uri`: `text` when given, else the file a `file:` uri names.
+  func readSource(uri: String, text: String?) throws(ResponseError) -> [UInt8] {
+    if let text { return Array(text.utf8) }
+    guard let url = URL(string: uri), url.isFileURL else {
+      throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
+    }
+    let path = url.path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw ResponseError(code: .fileError, message: "cannot read \(path): no such file")
+    }
+    guard !isDirectory.boolValue else {
+      throw ResponseError(code: .fileError, message: "cannot read \(path): it is a directory")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ResponseError(code: .fileError, message: "cannot read \(path): permission denied or unreadable")
+    }
+    return [UInt8](data)
+  }
+
+  func openOutline(_ p: Params, _ cancellation: CancellationToken) throws(ResponseError) -> JSONValue {
+    let uri = try p.string("uri")
+    let text = try p.optionalString("text")
+    let policy = try p.optionalEnum("policy", ExpansionPolicy.self)
+    let layout = try p.optionalObject("layout").map { l throws(ResponseError) in try Self.layoutOverrides(l) }
+    if try p.optionalBool("watch") == true {
+      guard URL(string: uri)?.isFileURL == true else { throw .invalidParams("\"watch\" needs a file: uri") }
+    }
+    let bytes = try readSource(uri: uri, text: text)
+    let loaded = try load(bytes, cancellation: cancellation)
+    guard let outline = loaded.outline else {
+      throw invalidOutline(loaded.diagnostics, loaded.errorCount, loaded.firstError)
+    }
+    var state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
+    if let previous = documents[uri] {
+      // Re-opening keeps the user's expansion by id.
+      state.restoreExpansion(previous.state.expansionByID, after: previous.state.version)
+    }
+    try cancellation.check()
+    documents[uri] = OpenDocument(uri: uri, state: state)
+    let warnings = state.warnings.map { $0.jsonValue(SourceText(bytes), positionEncoding) }
+    return .object([
+      "version": .number(state.version),
+      "total": .number(state.total),
+      "groupCount": .number(outline.groupCount),
+      "rowCount": .number(outline.rowCount),
+      "diagnostics": .array(loaded.diagnostics + warnings),
+    ])
+  }
+
+  func changeOutline(_ p: Params, _ cancellation: CancellationToken) throws(ResponseError) -> JSONValue {
+    let doc = try document(p)
+    let text = try p.string("text")
+    let bytes = Array(text.utf8)
+    let loaded = try load(bytes, cancellation: cancellation)
+    guard let outline = loaded.outline else {
+      // The last good outline stays.
+      return .object([
+        "applied": .bool(false), "version": .number(doc.state.version), "diagnostics": .array(loaded.diagnostics),
+        "changes": .array([]),
+      ])
+    }
+    try cancellation.check()
+    let changes = doc.state.replace(with: outline)
+    let warnings = doc.state.warnings.map { $0.jsonValue(SourceText(bytes), positionEncoding) }
+    return .object([
+      "applied": .bool(true), "version": .number(doc.state.version),
+      "diagnostics": .array(loaded.diagnostics + warnings), "changes": .array(changes.map(\.jsonValue)),
+    ])
+  }
+
+  func closeOutline(_ p: Params) throws(ResponseError) -> JSONValue {
+    let doc = try document(p)
+    documents[doc.uri] = nil
+    return .null
+  }
+}

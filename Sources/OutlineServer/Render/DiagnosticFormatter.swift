@@ -1,0 +1,28 @@
+import OutlineModel
+
+/// Formats diagnostics for people, as compilers do:
+/// `groups.yaml:12:5: error: duplicate key "title"`, then the source line and
+/// a caret under the column. Lines and columns are 1-based here; columns
+/// count Unicode scalars.
+public struct DiagnosticFormatter {
+  public let path: String
+  public let text: SourceText
+
+  public init(path: String, text: SourceText) {
+    self.path = path
+    self.text = text
+  }
+
+  public func format(_ d: Diagnostic) -> String {
+    let kind = d.severity == .error ? "error" : "warning"
+    var out = "\(path):\(d.range.start.line + 1):\(d.range.start.column + 1): \(kind): \(d.message) [\(d.code)]\n"
+    if d.range.start.line < text.lineCount {
+      let line = String(decoding: text.lineBytes(d.range.start.line), as: UTF8.self)
+      out += line + "\n"
+      // Tabs stay tabs so the caret lines up under them.
+      let prefix = line.unicodeScalars.prefix(d.range.start.column).map { $0 == "\t" ? "\t" : " " }.joined()
+      out += prefix + "^\n"
+    }
+    return out
+  }
+}

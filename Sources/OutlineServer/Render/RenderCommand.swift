@@ -1,0 +1,58 @@
+import Foundation
+import OutlineModel
+import OutlineYAML
+
+/// `outline-server render FILE [--width N] [--expand all|ID,...]`: loads a
+/// file through the same loader and engine as the server and draws it with
+/// ``OutlineRenderer``.
+public enum RenderCommand {
+  /// What the command prints and its exit status.
+  public struct Output: Equatable {
+    public var stdout: String
+    public var stderr: String
+    /// 0 on success, 1 when the file cannot be read or has errors, 64 for an unknown `--expand` id.
+    public var status: Int32
+  }
+
+  public static func run(
+    file: String, width: Int, expand: [String]?, widths: any ClusterWidthTable = NarrowClusterWidths()
+  ) -> Output {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+      let data = FileManager.default.contents(atPath: file)
+    else {
+      return Output(stdout: "", stderr: "outline-server: cannot read \(file)\n", status: 1)
+    }
+    let bytes = [UInt8](data)
+    let result: LoadResult
+    do {
+      result = try OutlineLoader.load(bytes)
+    } catch {
+      return Output(stdout: "", stderr: "outline-server: \(file): \(error)\n", status: 1)
+    }
+    let formatter = DiagnosticFormatter(path: file, text: SourceText(bytes))
+    var stderr = result.diagnostics.map(formatter.format).joined()
+    guard let document = result.document else { return Output(stdout: "", stderr: stderr, status: 1) }
+    var state = OutlineState(
+      outline: Outline(document: document), layout: OutlineRenderer.layout(width: Double(width)), widths: widths)
+    stderr += state.warnings.map(formatter.format).joined()
+    if let expand {
+      if expand.isEmpty {
+        if state.policy == .single {
+          return Output(
+            stdout: "", stderr: stderr + "outline-server: --expand all is not possible under expansion: single\n",
+            status: 64)
+        }
+        _ = try? state.expandAll()
+      } else {
+        for id in expand {
+          guard let p = state.outline.position(of: id), state.item(p).isGroup else {
+            return Output(stdout: "", stderr: stderr + "outline-server: no group has id \"\(id)\"\n", status: 64)
+          }
+          _ = try? state.toggle(p, expanded: true)
+        }
+      }
+    }
+    return Output(stdout: OutlineRenderer(state: state).render(), stderr: stderr, status: 0)
+  }
+}

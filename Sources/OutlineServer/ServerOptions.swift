@@ -1,0 +1,21 @@
+import JSONRPC
+
+/// Command-line options of the server (`outline-server --help`).
+public struct ServerOptions: Sendable {
+  /// `--framing lsp|ndjson`.
+  public var framing: Framing = .lsp
+  /// `--max-message-bytes N` (default 64 MiB): the largest body accepted.
+  public var maxMessageBytes: Int = 64 << 20
+  /// `--max-nodes N` (default 10,000,000): YAML nodes, aliases expanded.
+  public var maxNodes: Int = 10_000_000
+  /// `--log-level error|warn|info|debug`.
+  public var logLevel: Logger.Level = .warn
+
+  public init() {}
+}
+
+/// The server's name and version, as `initialize` and `--version` report them.
+public enum ServerInfo {
+  public static let name = "outline-server"
+  public static let version = "1.0.0"
+}
