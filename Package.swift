@@ -28,6 +28,6 @@ let package = Package(
     .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
     .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "outline-server"]),
   ]
 )
