@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""Run a scripted session against the built server and validate every reply.
+
+Spawns the server (path from $OUTLINE_SERVER, default .build/debug/outline-
+server under the repository root), speaks JSON-RPC 2.0 to it with LSP
+Content-Length framing, and calls every method of protocol sections 2 to 5
+on examples/contacts.yaml. Every result is validated against the
+<method>.result definition of schemas/protocol.schema.json, every error
+against ResponseError, and every notification the server sends against
+its params definition. A few contract rules that a schema cannot state are
+checked too (change lists rebuild the new visible list, tops add up, ids
+of toggles, exit status 0 after shutdown).
+
+Needs PyYAML and jsonschema (4.x):
+    apt-get install python3-yaml python3-jsonschema
+or  python3 -m pip install pyyaml 'jsonschema>=4'
+
+Run:  swift build && python3 Tests/schema/test_protocol_schema.py
+      OUTLINE_SERVER=/path/to/outline-server python3 Tests/schema/test_protocol_schema.py
+The last line is "N passed, N failed"; the exit status is 1 on any failure.
+Set OUTLINE_TEST_VERBOSE=1 to print every message sent and received.
+"""
+
+import json
+import os
+import pathlib
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SERVER = os.environ.get("OUTLINE_SERVER", str(ROOT / ".build" / "debug" / "outline-server"))
+CONTACTS = ROOT / "examples" / "contacts.yaml"
+TIMEOUT = float(os.environ.get("OUTLINE_TEST_TIMEOUT", "30"))
+VERBOSE = os.environ.get("OUTLINE_TEST_VERBOSE") == "1"
+
+try:
+    import jsonschema
+    import yaml
+except ImportError as e:
+    print(f"missing Python package: {e.name}", file=sys.stderr)
+    print("install with: apt-get install python3-yaml python3-jsonschema", file=sys.stderr)
+    print("          or: python3 -m pip install pyyaml 'jsonschema>=4'", file=sys.stderr)
+    print("0 passed, 1 failed")
+    sys.exit(1)
+
+with open(ROOT / "schemas" / "protocol.schema.json", encoding="utf-8") as f:
+    PROTOCOL = json.load(f)
+
+
+def validator_for(name):
+    if name not in PROTOCOL["$defs"]:
+        raise KeyError(f"protocol.schema.json has no $defs/{name}")
+    schema = {"$schema": PROTOCOL["$schema"], "$defs": PROTOCOL["$defs"], "$ref": f"#/$defs/{name}"}
+    return jsonschema.Draft202012Validator(schema)
+
+
+passed = 0
+failed = 0
+
+
+def record(ok, name, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}{': ' + why if why else ''}")
+
+
+def validate(name, value, label):
+    errors = list(validator_for(name).iter_errors(value))
+    why = "; ".join(
+        f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in errors[:5]
+    )
+    record(not errors, f"{label} matches {name}", why)
+    return not errors
+
+
+class ServerError(Exception):
+    def __init__(self, error):
+        super().__init__(f"{error.get('code')}: {error.get('message')}")
+        self.error = error
+
+
+class Client:
+    """An LSP-framed JSON-RPC client over the server's stdin and stdout."""
+
+    def __init__(self, argv):
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.stderr, cwd=ROOT)
+        self.next_id = 1
+        self.responses = {}
+        self.notifications = []
+        self.inbox = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        out = self.proc.stdout
+        try:
+            while True:
+                headers = {}
+                while True:
+                    line = out.readline()
+                    if not line:
+                        self.inbox.put(("eof", None))
+                        return
+                    line = line.rstrip(b"\r\n")
+                    if not line:
+                        break
+                    name, _, value = line.decode("ascii").partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                length = int(headers["content-length"])
+                body = out.read(length)
+                if len(body) < length:
+                    self.inbox.put(("eof", None))
+                    return
+                self.inbox.put(("message", json.loads(body.decode("utf-8"))))
+        except Exception as e:  # noqa: BLE001 - a broken frame ends the session
+            self.inbox.put(("broken", e))
+
+    def send(self, message):
+        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        if VERBOSE:
+            print(f"--> {body.decode('utf-8')[:400]}")
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method, params=None):
+        message = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+
+    def _pump(self, deadline):
+        kind, message = self.inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+        if kind != "message":
+            raise RuntimeError(f"server stream ended ({kind}{': ' + str(message) if message else ''})")
+        if VERBOSE:
+            print(f"<-- {json.dumps(message, ensure_ascii=False)[:400]}")
+        if isinstance(message, dict) and "method" in message:
+            if "id" in message:
+                # A request from the server: none is expected in version 1.
+                self.send({"jsonrpc": "2.0", "id": message["id"],
+                           "error": {"code": -32601, "message": "not supported by the test client"}})
+            else:
+                self.notifications.append(message)
+        elif isinstance(message, dict) and "id" in message:
+            self.responses[json.dumps(message["id"])] = message
+        else:
+            raise RuntimeError(f"unexpected message from server: {message!r}")
+
+    def request(self, method, params=None, omit_params=False):
+        """Send a request; return the result, or raise ServerError with the error."""
+        rid = self.next_id
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if not omit_params:
+            message["params"] = params
+        self.send(message)
+        key = json.dumps(rid)
+        deadline = time.monotonic() + TIMEOUT
+        while key not in self.responses:
+            try:
+                self._pump(deadline)
+            except queue.Empty:
+                raise TimeoutError(f"no reply to {method} within {TIMEOUT:.0f} s") from None
+        response = self.responses.pop(key)
+        assert response.get("jsonrpc") == "2.0", f"reply without jsonrpc 2.0: {response!r}"
+        assert response["id"] == rid and type(response["id"]) is type(rid), "id not echoed exactly"
+        if "error" in response:
+            raise ServerError(response["error"])
+        assert "result" in response, f"reply with neither result nor error: {response!r}"
+        return response["result"]
+
+    def wait(self, timeout):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stderr_tail(self, limit=2000):
+        self.stderr.seek(0)
+        return self.stderr.read().decode("utf-8", errors="replace")[-limit:]
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Session:
+    """The scripted calls, each validated against the schema."""
+
+    def __init__(self, client):
+        self.c = client
+
+    def call(self, method, params=None, label=None, omit_params=False):
+        label = label or method
+        try:
+            result = self.c.request(method, params, omit_params=omit_params)
+        except ServerError as e:
+            validate("ResponseError", e.error, f"{label} (error)")
+            record(False, f"{label} succeeds", str(e))
+            return None
+        except (AssertionError, RuntimeError, TimeoutError) as e:
+            record(False, f"{label} replies", str(e))
+            raise
+        validate(f"{method}.result", result, label)
+        return result
+
+    def expect_error(self, method, params, code, label):
+        try:
+            result = self.c.request(method, params)
+        except ServerError as e:
+            validate("ResponseError", e.error, f"{label} error")
+            record(e.error.get("code") == code, f"{label} gives {code}",
+                   f"got {e.error.get('code')}: {e.error.get('message')}")
+            return e.error
+        record(False, f"{label} gives {code}", f"got result {json.dumps(result)[:200]}")
+        return None
+
+    def expect(self, condition, label, why=""):
+        record(bool(condition), label, why)
+
+
+def visible_ids(s, uri, label):
+    result = s.call("visibleRows", {"uri": uri}, label=f"visibleRows ({label})")
+    return [] if result is None else [r["id"] for r in result["rows"]]
+
+
+def check_changes(s, before, changes, after, label):
+    """Applying changes to the previous visible list must give the new one."""
+    ids = list(before)
+    try:
+        for ch in changes:
+            if ch["kind"] == "delete":
+                assert 0 <= ch["start"] and ch["start"] + ch["count"] <= len(ids), f"delete out of range: {ch}"
+                del ids[ch["start"]:ch["start"] + ch["count"]]
+            else:
+                assert 0 <= ch["start"] <= len(ids), f"insert out of range: {ch}"
+                ids[ch["start"]:ch["start"]] = [None] * ch["count"]
+        assert len(ids) == len(after), f"{len(ids)} items after the changes, {len(after)} visible"
+        wrong = [i for i, (x, y) in enumerate(zip(ids, after)) if x is not None and x != y]
+        assert not wrong, f"kept items out of place at {wrong[:5]}"
+    except AssertionError as e:
+        s.expect(False, f"{label}: changes rebuild the new visible list", str(e))
+        return
+    s.expect(True, f"{label}: changes rebuild the new visible list")
+
+
+def check_rows(s, result, start, label):
+    if result is None:
+        return
+    rows = result["rows"]
+    good = all(r["index"] == start + i for i, r in enumerate(rows))
+    s.expect(good, f"{label}: indices are consecutive from {start}")
+    good = all(a["top"] + a["height"] == b["top"] for a, b in zip(rows, rows[1:]))
+    s.expect(good, f"{label}: each top is the previous top + height")
+
+
+def expected_counts(doc):
+    groups = rows = 0
+    visible = 0
+
+    def walk(gs, shown):
+        nonlocal groups, rows, visible
+        for g in gs:
+            groups += 1
+            visible += shown
+            open_ = shown and g.get("expanded") is True
+            walk(g.get("groups", []), open_)
+            rows += len(g.get("rows", []))
+            visible += len(g.get("rows", [])) if open_ else 0
+
+    walk(doc.get("groups", []), 1)
+    return groups, rows, visible
+
+
+def run(c):
+    s = Session(c)
+    text = CONTACTS.read_text(encoding="utf-8")
+    doc = yaml.safe_load(text)
+    n_groups, n_rows, n_visible = expected_counts(doc)
+    file_uri = CONTACTS.as_uri()
+    mem_uri = "untitled:contacts.yaml"
+
+    # Lifecycle.
+    s.expect_error("visibleRows", {"uri": file_uri}, -32002, "a request before initialize")
+    init = s.call("initialize", {"clientInfo": {"name": "test_protocol_schema", "version": "1"},
+                                 "capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}}})
+    if init is not None:
+        s.expect(init["capabilities"]["positionEncoding"] == "utf-8",
+                 "initialize picks the client's first supported encoding")
+    c.notify("initialized", {})
+    s.expect_error("initialize", {}, -32600, "a second initialize")
+    s.expect_error("noSuchMethod", {}, -32601, "an unknown method")
+
+    # Documents.
+    opened = s.call("openOutline", {"uri": file_uri}, label="openOutline (file: uri)")
+    if opened is not None:
+        s.expect((opened["groupCount"], opened["rowCount"], opened["total"]) == (n_groups, n_rows, n_visible),
+                 "openOutline counts the file's groups, rows and visible items",
+                 f"got {(opened['groupCount'], opened['rowCount'], opened['total'])}, "
+                 f"want {(n_groups, n_rows, n_visible)}")
+        s.expect(opened["version"] == 1, "a new outline starts at version 1")
+        s.expect(all(d["severity"] == 2 for d in opened["diagnostics"]), "contacts.yaml opens without errors")
+    opened = s.call("openOutline", {"uri": mem_uri, "text": text, "policy": "multiple",
+                                    "layout": {"width": 60}}, label="openOutline (text)")
+    s.expect_error("openOutline", {"uri": "untitled:nothing"}, -32602, "openOutline of a non-file uri without text")
+    err = s.expect_error("openOutline", {"uri": "untitled:bad", "text": "groups:\n  - title: A\n    title: B\n"},
+                         -32011, "openOutline of text with a duplicate key")
+    if err is not None:
+        s.expect(err.get("data", {}).get("diagnostics"), "InvalidOutline carries data.diagnostics")
+    s.expect_error("openOutline", {"uri": (ROOT / "examples" / "no-such-file.yaml").as_uri()}, -32013,
+                   "openOutline of a missing file")
+    s.expect_error("visibleRows", {"uri": "untitled:never-opened"}, -32010, "visibleRows of an unknown uri")
+
+    # The visible list.
+    first = s.call("visibleRows", {"uri": file_uri, "start": 0, "count": 5}, label="visibleRows (window)")
+    check_rows(s, first, 0, "visibleRows (window)")
+    if first is not None:
+        s.expect(len(first["rows"]) == min(5, first["total"]), "visibleRows returns count rows")
+    past = s.call("visibleRows", {"uri": file_uri, "start": 10_000}, label="visibleRows (past the end)")
+    if past is not None:
+        s.expect(past["rows"] == [], "a window past the end is empty")
+    view = s.call("visibleRows", {"uri": file_uri, "viewport": {"top": 2, "height": 4}},
+                  label="visibleRows (viewport)")
+    if view is not None and view["rows"]:
+        s.expect(all(r["top"] < 6 and r["top"] + r["height"] > 2 for r in view["rows"]),
+                 "viewport rows intersect [top, top+height)")
+    everything = s.call("visibleRows", {"uri": file_uri}, label="visibleRows (all)")
+    check_rows(s, everything, 0, "visibleRows (all)")
+
+    # Toggles.
+    before = visible_ids(s, file_uri, "before toggle by id")
+    t = s.call("toggleSection", {"uri": file_uri, "section": "family", "scrollTop": 0},
+               label="toggleSection (by id, scrollTop)")
+    if t is not None:
+        s.expect(t["id"] == "family" and t["expanded"] is True, "toggleSection opens the closed group it names")
+        s.expect("scrollTop" in t, "toggleSection with scrollTop returns scrollTop")
+        s.expect("family" in t["updatedGroups"], "updatedGroups names the toggled group")
+        after = visible_ids(s, file_uri, "after toggle by id")
+        check_changes(s, before, t["changes"], after, "toggleSection (by id)")
+        s.expect(t["total"] == len(after), "toggleSection total is the new visible length")
+    before = visible_ids(s, file_uri, "before toggle by index")
+    index = before.index("colleagues") if "colleagues" in before else 0
+    t = s.call("toggleSection", {"uri": file_uri, "section": index, "scrollTop": 3, "viewportHeight": 10},
+               label="toggleSection (by index, scrollTop)")
+    if t is not None:
+        s.expect(t["id"] == before[index], "toggleSection by index reports the targeted group's id")
+        check_changes(s, before, t["changes"], visible_ids(s, file_uri, "after toggle by index"),
+                      "toggleSection (by index)")
+    t = s.call("toggleSection", {"uri": file_uri, "section": "colleagues", "expanded": True},
+               label="toggleSection (expanded: true on an open group)")
+    if t is not None:
+        s.expect(t["changes"] == [] and t["expanded"] is True, "setting an open group open changes nothing")
+    s.expect_error("toggleSection", {"uri": file_uri, "section": "alice-chen"}, -32012, "toggleSection of a row id")
+    s.expect_error("toggleSection", {"uri": file_uri, "section": "no-such-group"}, -32012,
+                   "toggleSection of an unknown id")
+    s.expect_error("toggleSection", {"uri": file_uri, "section": 100_000}, -32012,
+                   "toggleSection of an index out of range")
+    s.expect_error("toggleSection", {"uri": file_uri, "section": -1}, -32012, "toggleSection of a negative index")
+
+    before = visible_ids(s, file_uri, "before expandAll")
+    t = s.call("expandAll", {"uri": file_uri})
+    if t is not None:
+        s.expect(t["expanded"] is True, "expandAll answers expanded: true")
+        after = visible_ids(s, file_uri, "after expandAll")
+        check_changes(s, before, t["changes"], after, "expandAll")
+        s.expect(len(after) == n_groups + n_rows, "expandAll shows every group and row")
+    before = visible_ids(s, file_uri, "before collapseAll")
+    t = s.call("collapseAll", {"uri": file_uri})
+    if t is not None:
+        s.expect(t["expanded"] is False, "collapseAll answers expanded: false")
+        after = visible_ids(s, file_uri, "after collapseAll")
+        check_changes(s, before, t["changes"], after, "collapseAll")
+        s.expect(len(after) == len(doc["groups"]), "collapseAll leaves the top-level groups")
+    t = s.call("expandAll", {"uri": file_uri, "depth": 1}, label="expandAll (depth 1)")
+
+    # Offsets and layout.
+    hit = s.call("rowAtOffset", {"uri": file_uri, "y": 0}, label="rowAtOffset (0)")
+    if hit is not None:
+        s.expect(hit["index"] == 0, "rowAtOffset 0 is the first item")
+    last = s.call("rowAtOffset", {"uri": file_uri, "y": 1e9}, label="rowAtOffset (past the end)")
+    ids = visible_ids(s, file_uri, "for rowAtOffset")
+    if last is not None and ids:
+        s.expect(last["index"] == len(ids) - 1, "rowAtOffset past the end is the last item")
+    lay = s.call("setLayout", {"uri": file_uri, "width": 40, "unit": "cell", "rowHeight": "auto",
+                               "padding": {"top": 0, "bottom": 0, "left": 1, "right": 1}})
+    heights = s.call("rowHeights", {"uri": file_uri, "start": 0, "count": 10})
+    if heights is not None:
+        s.expect(len(heights["heights"]) == len(heights["tops"]) <= 10, "rowHeights gives a height and top per item")
+        if lay is not None:
+            s.expect(heights["contentHeight"] == lay["contentHeight"], "rowHeights agrees with setLayout")
+    narrow = s.call("rowHeights", {"uri": file_uri, "width": 20}, label="rowHeights (width)")
+    if narrow is not None and heights is not None:
+        s.expect(narrow["contentHeight"] >= heights["contentHeight"], "a narrower width is no shorter")
+
+    # Changes to the text.
+    before = visible_ids(s, file_uri, "before changeOutline")
+    new_text = text.replace("      - id: bob-li\n",
+                            "      - id: new-friend\n        title: 新朋友\n        active: true\n"
+                            "      - id: bob-li\n", 1)
+    ch = s.call("changeOutline", {"uri": file_uri, "text": new_text}, label="changeOutline (good)")
+    if ch is not None:
+        s.expect(ch["applied"] is True, "a good changeOutline is applied")
+        check_changes(s, before, ch["changes"], visible_ids(s, file_uri, "after changeOutline"), "changeOutline")
+    version = ch["version"] if ch else None
+    bad = s.call("changeOutline", {"uri": file_uri, "text": "groups:\n  - title: [unclosed\n"},
+                 label="changeOutline (bad)")
+    if bad is not None:
+        s.expect(bad["applied"] is False, "a bad changeOutline is not applied")
+        s.expect(any(d["severity"] == 1 for d in bad["diagnostics"]), "a bad changeOutline reports an error")
+        s.expect(version is None or bad["version"] == version, "a failed write keeps the version")
+
+    # Closing.
+    s.expect(s.call("closeOutline", {"uri": mem_uri}) is None, "closeOutline answers null")
+    s.expect_error("visibleRows", {"uri": mem_uri}, -32010, "visibleRows after closeOutline")
+    s.call("closeOutline", {"uri": file_uri}, label="closeOutline (file)")
+
+    # Notifications the server sent on the way.
+    for n in c.notifications:
+        name = f"{n['method']}.params"
+        if name in PROTOCOL["$defs"]:
+            validate(name, n.get("params"), f"notification {n['method']}")
+
+    s.expect(s.call("shutdown", omit_params=True) is None, "shutdown answers null")
+    s.expect_error("visibleRows", {"uri": file_uri}, -32600, "a request after shutdown")
+    c.notify("exit")
+    status = c.wait(10)
+    s.expect(status == 0, "exit after shutdown ends the server with status 0", f"status {status}")
+
+
+def main():
+    if not (os.path.isfile(SERVER) and os.access(SERVER, os.X_OK)):
+        print(f"server not found or not executable: {SERVER}", file=sys.stderr)
+        print("build it with `swift build`, or set OUTLINE_SERVER", file=sys.stderr)
+        print("0 passed, 1 failed")
+        return 1
+    c = Client([SERVER])
+    try:
+        run(c)
+    except Exception as e:  # noqa: BLE001 - the session cannot go on
+        record(False, "session runs to the end", f"{type(e).__name__}: {e}")
+        tail = c.stderr_tail()
+        if tail:
+            print("server stderr (last lines):\n" + tail, file=sys.stderr)
+    finally:
+        c.kill()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
