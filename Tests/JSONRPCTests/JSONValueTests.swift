@@ -70,10 +70,20 @@ struct JSONValueTests {
     "invalid texts are parse errors",
     arguments: [
       "", "{", "[1,]", "{\"a\":1,}", "[1 ,\n]", "[\",]\"],", "{\"a\" 1}", "nul", "\"\\ud800\"", "\"\\udc00\"",
-      "\"a\u{01}\"", "1 2", "'a'",
+      "\"a\u{01}\"", "1 2", "'a'", "01", "-01", "1.", ".5", "+1", "-", "1e", "[1,,2]", "\"\\x\"", "tru", "1e400",
+      "\"\\ud83d x\"", "[-]", "{\"a\"}",
     ])
   func invalid(text: String) {
     #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+  }
+
+  @Test func escapesAndNumbers() throws {
+    #expect(try JSONValue.parse(#""\u00e9\ud83d\ude00\/\b\f\t""#) == "é😀/\u{08}\u{0C}\t")
+    #expect(try JSONValue.parse("-0") == .int(0))
+    #expect(try JSONValue.parse("1E+2") == .int(100))
+    #expect(try JSONValue.parse("2.5e-1") == .double(0.25))
+    #expect(try JSONValue.parse("18446744073709551616") == .double(18_446_744_073_709_551_616))
+    #expect(try JSONValue.parse(" \t\r\n{ \"a\" : [ ] } \n") == ["a": []])
   }
 
   @Test func commasInsideStringsAreNotTrailingCommas() throws {
