@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a byte sequence is not a JSON text (the JSON-RPC `-32700` cases).
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A human-readable reason, as Foundation's parser reports it.
+  /// A human-readable reason, with the byte offset.
   public let description: String
 
   public init(_ description: String) {
@@ -11,89 +11,32 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension JSONValue {
-  /// Parses one JSON text (RFC 8259; a top-level scalar is allowed).
+  /// Parses one JSON text (RFC 8259; a top-level scalar is allowed) with ``JSONReader``.
   ///
-  /// Uses Foundation's `JSONSerialization`, which is strict: invalid UTF-8, unpaired UTF-16
-  /// surrogate escapes (`"\ud800"`), unescaped control characters, trailing garbage and
-  /// nesting deeper than 512 are all errors, never crashes. A duplicate key keeps the last
-  /// value. This is about five times faster than decoding through `JSONDecoder`, which has
-  /// to try each alternative (and build a thrown error) for every node.
+  /// Strict: invalid UTF-8, unpaired UTF-16 surrogate escapes (`"\ud800"`), unescaped
+  /// control characters, trailing commas, trailing garbage and nesting deeper than 512 are
+  /// all errors, never crashes. A duplicate key keeps the last value.
   ///
   /// - Parameter bytes: the UTF-8 text.
-  /// - Returns: the value; integral numbers within `Int64` are ``int(_:)``.
+  /// - Returns: the value; integral numbers within `Int64` are ``int(_:)`` (`7.0` too).
   /// - Throws: ``JSONParseError`` for anything that is not a JSON text.
   /// - Complexity: O(n) in the length of `bytes`.
-  public static func parse(_ bytes: Data) throws(JSONParseError) -> JSONValue {
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])
-    } catch {
-      let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-      throw JSONParseError(reason ?? "not a JSON text")
-    }
-    guard let value = JSONValue(foundationObject: object) else {
-      throw JSONParseError("unsupported value")
-    }
-    return value
-  }
-
-  /// Parses one JSON text from a byte array; see ``parse(_:)-(Data)``.
   public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-    try parse(Data(bytes))
+    try bytes.withUnsafeBytes { raw in
+      Result { () throws(JSONParseError) in try JSONReader.parse(raw) }
+    }.get()
   }
 
-  /// Parses one JSON text from a string; see ``parse(_:)-(Data)``.
+  /// Parses one JSON text from `Data`; see ``parse(_:)-([UInt8])``.
+  public static func parse(_ bytes: Data) throws(JSONParseError) -> JSONValue {
+    try bytes.withUnsafeBytes { raw in
+      Result { () throws(JSONParseError) in try JSONReader.parse(raw) }
+    }.get()
+  }
+
+  /// Parses one JSON text from a string; see ``parse(_:)-([UInt8])``.
   public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-    try parse(Data(text.utf8))
-  }
-
-  /// Converts what `JSONSerialization` returns. Booleans are told from numbers by the
-  /// `objCType` of the `NSNumber` (`c` for a JSON `true`/`false`).
-  private init?(foundationObject object: Any) {
-    switch object {
-    case let s as String:
-      self = .string(s)
-    case let n as NSNumber:
-      let kind = UInt8(bitPattern: n.objCType.pointee)
-      switch kind {
-      case UInt8(ascii: "c"), UInt8(ascii: "B"):
-        self = .bool(n.boolValue)
-      case UInt8(ascii: "d"), UInt8(ascii: "f"):
-        self = JSONValue.number(n.doubleValue)
-      case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
-        let u = n.uint64Value
-        self = u <= UInt64(Int64.max) ? .int(Int64(u)) : .double(n.doubleValue)
-      default:
-        self = .int(n.int64Value)
-      }
-    case let o as [String: Any]:
-      var members = [String: JSONValue](minimumCapacity: o.count)
-      for (key, element) in o {
-        guard let v = JSONValue(foundationObject: element) else { return nil }
-        members[key] = v
-      }
-      self = .object(members)
-    case let a as [Any]:
-      var elements = [JSONValue]()
-      elements.reserveCapacity(a.count)
-      for element in a {
-        guard let v = JSONValue(foundationObject: element) else { return nil }
-        elements.append(v)
-      }
-      self = .array(elements)
-    case is NSNull:
-      self = .null
-    default:
-      return nil
-    }
-  }
-
-  /// An integral double within `Int64` becomes ``int(_:)``, as `JSONDecoder` reads `7.0`.
-  private static func number(_ d: Double) -> JSONValue {
-    if d == d.rounded(.towardZero), d >= -9.223_372_036_854_775_808e18, d < 9.223_372_036_854_775_808e18 {
-      return .int(Int64(d))
-    }
-    return .double(d)
+    try parse(Array(text.utf8))
   }
 }
 

@@ -149,8 +149,8 @@ extension JSONValue {
 
   /// Decodes this value as `T` (through `JSONDecoder`).
   ///
-  /// - Throws: `DecodingError` as `JSONDecoder` reports it; see ``decodeParams(_:)`` for the
-  ///   JSON-RPC mapping.
+  /// - Throws: `DecodingError` as `JSONDecoder` reports it; see
+  ///   ``IncomingMessage/decodeParams(_:)`` for the JSON-RPC mapping.
   public func decode<T: Decodable>(_ type: T.Type) throws -> T {
     try JSONDecoder().decode(T.self, from: Data(encoded()))
   }

@@ -32,9 +32,13 @@ extension Message {
   ///
   /// - Complexity: O(n) in the size of the body.
   public static func decodeBody(_ bytes: Data) -> MessageBody {
+    decodeBody(parsing: { () throws(JSONParseError) in try JSONValue.parse(bytes) })
+  }
+
+  private static func decodeBody(parsing: () throws(JSONParseError) -> JSONValue) -> MessageBody {
     let value: JSONValue
     do {
-      value = try JSONValue.parse(bytes)
+      value = try parsing()
     } catch {
       return .single(.invalid(id: nil, error: ResponseError(code: .parseError, message: "parse error: \(error)")))
     }
@@ -47,9 +51,9 @@ extension Message {
     return .single(classify(value))
   }
 
-  /// Decodes one framed body; see ``decodeBody(_:)-(Data)``.
+  /// Decodes one framed body; see ``decodeBody(_:)-([UInt8])``.
   public static func decodeBody(_ bytes: [UInt8]) -> MessageBody {
-    decodeBody(Data(bytes))
+    decodeBody(parsing: { () throws(JSONParseError) in try JSONValue.parse(bytes) })
   }
 
   /// Classifies one JSON value as a request, notification, response or invalid request.
