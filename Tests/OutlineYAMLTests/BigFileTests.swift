@@ -56,10 +56,9 @@ func bigOutline(groups: Int, rows: Int) -> [UInt8] {
   @Test(.enabled(if: ProcessInfo.processInfo.environment["OUTLINE_BENCH_MB"] != nil))
   func benchmark() throws {
     let megabytes = Int(ProcessInfo.processInfo.environment["OUTLINE_BENCH_MB"] ?? "") ?? 50
-    var bytes = bigOutline(groups: 1, rows: 1)
     let rowsPerGroup = 1000
     let groups = megabytes * 1_000_000 / (rowsPerGroup * 150)
-    bytes = bigOutline(groups: groups, rows: rowsPerGroup)
+    let bytes = bigOutline(groups: groups, rows: rowsPerGroup)
     if let path = ProcessInfo.processInfo.environment["OUTLINE_BENCH_FILE"] {
       try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
