@@ -96,6 +96,10 @@ struct TreeBuilder {
   mutating func build(
     _ parser: EventParser, inputSize: Int, shouldCancel: (() -> Bool)?, progress: ((Double) -> Void)?
   ) throws(BuildStop) -> NodeTree {
+    // Reserved, not touched: pages are only mapped as nodes arrive, and the
+    // arrays never move while they grow (an event is about 8 bytes of text).
+    tree.nodes.reserveCapacity(min(inputSize / 4 + 16, maxNodes + 1))
+    tree.arena.reserveCapacity(inputSize + 16)
     var documents = 0
     var countdown = 4096
     var lastReported = 0.0
@@ -233,8 +237,8 @@ struct TreeBuilder {
     tree.nodes.append(node)
     if frames.isEmpty, tree.root == nil {
       tree.root = index
-    } else if let parent = frames.last {
-      tree.nodes[parent.node].count &+= 1
+    } else if !frames.isEmpty {
+      tree.nodes[frames[frames.count - 1].node].count &+= 1
     }
     return index
   }

@@ -11,7 +11,7 @@ struct SchemaReader {
   let nodes: [Node]
   let arena: UnsafeBufferPointer<UInt8>
   var diagnostics: [Diagnostic] = []
-  private var ids: Set<String> = []
+  private var ids = ScalarSet()
   /// Diagnostics already given for a node reached again through an alias.
   private var reported: Set<Int> = []
 
@@ -24,24 +24,29 @@ struct SchemaReader {
 
   // MARK: Fields
 
-  private enum TopKey: String, CaseIterable {
+  private enum TopKey: String, CaseIterable, FieldKey {
     case title, expansion, layout, groups
+    static let table = makeTable()
   }
 
-  private enum GroupKey: String, CaseIterable {
+  private enum GroupKey: String, CaseIterable, FieldKey {
     case id, title, expanded, badge, order, groups, rows
+    static let table = makeTable()
   }
 
-  private enum RowKey: String, CaseIterable {
+  private enum RowKey: String, CaseIterable, FieldKey {
     case id, title, detail, icon, active, emphasis, data
+    static let table = makeTable()
   }
 
-  private enum LayoutKey: String, CaseIterable {
+  private enum LayoutKey: String, CaseIterable, FieldKey {
     case unit, width, narrowWidth, wideWidth, lineHeight, headerHeight, rowHeight, indent, padding, maxLines, tabSize
+    static let table = makeTable()
   }
 
-  private enum PaddingKey: String, CaseIterable {
+  private enum PaddingKey: String, CaseIterable, FieldKey {
     case top, bottom, left, right
+    static let table = makeTable()
   }
 
   // MARK: Entry
@@ -155,10 +160,10 @@ struct SchemaReader {
 
   /// Calls `body` for each known key of the mapping at `index`, diagnosing
   /// duplicate keys (at the second), unknown keys (a warning) and non-string keys.
-  private mutating func forEachField<Key: RawRepresentable & CaseIterable>(
+  private mutating func forEachField<Key: FieldKey>(
     _ index: Int, _: Key.Type, _ body: (inout SchemaReader, Key, Int) -> Void
-  ) where Key.RawValue == String, Key.AllCases.Index == Int {
-    let cases = Key.allCases
+  ) {
+    let table = Key.table
     var seen: UInt64 = 0
     var unknown: Set<String> = []
     var child = index + 1
@@ -173,7 +178,7 @@ struct SchemaReader {
         continue
       }
       let bytes = scalar(key)
-      guard let position = cases.firstIndex(where: { Self.matches(bytes, $0.rawValue) }) else {
+      guard let position = table.firstIndex(where: { Self.equal($0.name, bytes) }) else {
         let name = String(decoding: bytes, as: UTF8.self)
         if !unknown.insert(name).inserted {
           report(keyIndex, token(keyIndex), "duplicate-key", "duplicate key \"\(name)\"")
@@ -184,22 +189,27 @@ struct SchemaReader {
       }
       let bit: UInt64 = 1 << UInt64(position)
       if seen & bit != 0 {
-        report(keyIndex, token(keyIndex), "duplicate-key", "duplicate key \"\(cases[position].rawValue)\"")
+        report(keyIndex, token(keyIndex), "duplicate-key", "duplicate key \"\(table[position].key.rawValue)\"")
         continue
       }
       seen |= bit
-      body(&self, cases[position], valueIndex)
+      body(&self, table[position].key, valueIndex)
     }
   }
 
   private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
     var name = name
-    return name.withUTF8 { $0.count == bytes.count && memcmpEqual($0, bytes) }
+    return name.withUTF8 { equal($0, bytes) }
   }
 
-  private static func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+  private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
     for i in 0..<a.count where a[i] != b[i] { return false }
     return true
+  }
+
+  private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    a.withUnsafeBufferPointer { equal($0, b) }
   }
 
   // MARK: Scalars
@@ -218,8 +228,8 @@ struct SchemaReader {
   /// An explicit id: a string, unique among all groups and rows.
   private mutating func id(_ index: Int, via alias: Int?) -> String? {
     guard let id = string(index, "id") else { return nil }
-    if !ids.insert(id).inserted {
-      let (node, valueAlias) = resolve(index)
+    let (node, valueAlias) = resolve(index)
+    if !ids.insert(node, nodes: nodes, arena: arena) {
       let at = alias ?? valueAlias ?? node
       error(nodes[at].range, "duplicate-id", "duplicate id \"\(id)\"")
     }
@@ -392,7 +402,9 @@ struct SchemaReader {
           continue
         }
         let name = String(decoding: scalar(key), as: UTF8.self)
-        if n.count > 2, !keys.insert(name).inserted {
+        let duplicate =
+          n.count <= 32 ? pairs.contains { $0.key == name } : (n.count > 2 && !keys.insert(name).inserted)
+        if duplicate {
           report(keyIndex, token(keyIndex), "duplicate-key", "duplicate key \"\(name)\"")
           continue
         }
@@ -468,5 +480,16 @@ struct SchemaReader {
     if reported.insert(node).inserted {
       diagnostics.append(Diagnostic(range: range, severity: severity, code: code, message: message))
     }
+  }
+}
+
+/// The keys of one kind of mapping, with their UTF-8 bytes for matching scalars without making Strings.
+private protocol FieldKey: RawRepresentable<String>, CaseIterable {
+  static var table: [(key: Self, name: [UInt8])] { get }
+}
+
+extension FieldKey {
+  static func makeTable() -> [(key: Self, name: [UInt8])] {
+    allCases.map { ($0, Array($0.rawValue.utf8)) }
   }
 }
