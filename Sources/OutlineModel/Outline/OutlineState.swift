@@ -9,7 +9,7 @@
 /// `version` starts at 1 and grows by one with every change to the visible
 /// list, a height or the layout.
 public struct OutlineState: Sendable {
-  public private(set) var outline: Outline
+  public internal(set) var outline: Outline
   /// The effective policy: the `openOutline` policy, else the file's, else `multiple`.
   public var policy: ExpansionPolicy { policyOverride ?? outline.expansion ?? .multiple }
   /// The `openOutline` `policy`, which wins over the file's `expansion`.
@@ -18,14 +18,22 @@ public struct OutlineState: Sendable {
   public private(set) var hostLayout: LayoutOverrides
   /// The effective layout.
   public private(set) var layout: Layout
-  public private(set) var version: Int = 1
+  public internal(set) var version: Int = 1
   public let widths: any ClusterWidthTable
 
-  private var expanded: [Bool]
-  private var heights: [Double]
-  private var index: VisibilityIndex
-  /// Under `single`: the open child of each parent (`-1` for the top level).
-  private var openChild: [Int: Int] = [:]
+  var expanded: [Bool]
+  var heights: [Double]
+  var index: VisibilityIndex
+  /// Under `single`: the open child of each parent (`-1` for the top level); unused while filtered.
+  var openChild: [Int: Int] = [:]
+  /// The filter in force, if any (see `filter(_:)`).
+  var filter: FilterState? = nil
+  /// Case-folded titles and details of the items, made by the first filter.
+  var foldedTexts: [(title: String, detail: String)]? = nil
+  /// The focused item's position, set by `navigate`; kept while hidden.
+  public internal(set) var focus: Int? = nil
+  /// The last scroll offset a host gave or was given back.
+  public var scrollTop: Double? = nil
 
   /// Opens an outline.
   /// - Parameters:
@@ -133,7 +141,8 @@ public struct OutlineState: Sendable {
 
   /// The visible item after `v`, in O(1): after an expanded group comes its
   /// first child, after anything else the item that follows its subtree.
-  private func nextVisible(after v: VisibleItem) -> VisibleItem? {
+  func nextVisible(after v: VisibleItem) -> VisibleItem? {
+    if filter != nil { return visibleItem(atIndex: v.index + 1) }
     let item = outline.items[v.position]
     let p = item.isGroup && !expanded[v.position] ? item.end : v.position + 1
     guard p < outline.count else { return nil }
@@ -174,20 +183,28 @@ public struct OutlineState: Sendable {
     var result = ExpansionResult()
     let before = visibleItem(at: position)
     if open != expanded[position] {
-      if open, policy == .single, let sibling = openChild[outline.items[position].parent ?? -1] {
-        setExpanded(sibling, false, into: &result)
+      if open, policy == .single {
+        if filter == nil {
+          if let sibling = openChild[outline.items[position].parent ?? -1] { setExpanded(sibling, false, into: &result) }
+        } else {
+          for sibling in outline.subgroups(of: outline.items[position].parent)
+          where expanded[sibling] && filter?.shown[sibling] != false {
+            setExpanded(sibling, false, into: &result)
+          }
+        }
       }
       setExpanded(position, open, into: &result)
     }
     if let scrollTop {
       result.scrollTop = anchoredScrollTop(
         scrollTop, before: before, position: position, viewportHeight: viewportHeight)
+      self.scrollTop = result.scrollTop
     }
     if !result.changes.isEmpty { version += 1 }
     return result
   }
 
-  private func anchoredScrollTop(_ scrollTop: Double, before: VisibleItem?, position: Int, viewportHeight: Double?)
+  func anchoredScrollTop(_ scrollTop: Double, before: VisibleItem?, position: Int, viewportHeight: Double?)
     -> Double
   {
     guard let before, let after = visibleItem(at: position) else { return scrollTop }
@@ -198,7 +215,7 @@ public struct OutlineState: Sendable {
 
   /// Sets one group's flag and updates the index, recording the change.
   /// - Complexity: O(log n).
-  private mutating func setExpanded(_ g: Int, _ open: Bool, into result: inout ExpansionResult) {
+  mutating func setExpanded(_ g: Int, _ open: Bool, into result: inout ExpansionResult) {
     let item = outline.items[g]
     let inner = (g + 1)..<item.end
     let visible = index.isVisible(g)
@@ -212,7 +229,7 @@ public struct OutlineState: Sendable {
       let n = index.visibleCount(in: inner)
       if n > 0 { result.changes.append(OutlineChange(.insert, start: at.index + 1, count: n)) }
     }
-    if policy == .single {
+    if policy == .single && filter == nil {
       let parent = item.parent ?? -1
       if open { openChild[parent] = g } else if openChild[parent] == g { openChild[parent] = nil }
     }
@@ -266,6 +283,7 @@ public struct OutlineState: Sendable {
       }
       if let viewportHeight { s = max(0, min(s, contentHeight - viewportHeight)) }
       result.scrollTop = s
+      self.scrollTop = s
     }
     if !result.changes.isEmpty { version += 1 }
     return result
@@ -273,9 +291,11 @@ public struct OutlineState: Sendable {
 
   /// Visibility of every item from the expansion flags.
   /// - Complexity: O(n).
-  private func visibilityFlags() -> [Bool] {
+  func visibilityFlags() -> [Bool] {
     var visible = [Bool](repeating: false, count: outline.count)
+    let shown = filter?.shown
     for (p, item) in outline.items.enumerated() {
+      if let shown, !shown[p] { continue }
       if let parent = item.parent {
         visible[p] = visible[parent] && expanded[parent]
       } else {
@@ -351,8 +371,9 @@ public struct OutlineState: Sendable {
   /// The user's expansion of every group, by id.
   /// - Complexity: O(n).
   public var expansionByID: [String: Bool] {
+    let user = filter?.userExpanded ?? expanded
     var result: [String: Bool] = [:]
-    for (p, item) in outline.items.enumerated() where item.isGroup { result[item.id] = expanded[p] }
+    for (p, item) in outline.items.enumerated() where item.isGroup { result[item.id] = user[p] }
     return result
   }
 
@@ -362,11 +383,13 @@ public struct OutlineState: Sendable {
   /// order wins. `version` goes to `after + 1` (a re-open never goes back).
   /// - Complexity: O(n).
   public mutating func restoreExpansion(_ byID: [String: Bool], after previousVersion: Int) {
+    let query = filter?.query
+    if query != nil { clearFilter() }
     for (p, item) in outline.items.enumerated() where item.isGroup {
       if let open = byID[item.id] { expanded[p] = open }
     }
     normalizeSingleSilently()
-    rebuildIndex()
+    if let query { applyFilter(query) } else { rebuildIndex() }
     version = max(version, previousVersion + 1)
   }
 
@@ -380,8 +403,11 @@ public struct OutlineState: Sendable {
   /// - Complexity: O(n) plus the text measured.
   public mutating func replace(with newOutline: Outline) -> [OutlineChange] {
     let old = self
-    var wasExpanded: [String: Bool] = [:]
-    for (p, item) in outline.items.enumerated() where item.isGroup { wasExpanded[item.id] = expanded[p] }
+    let wasExpanded = expansionByID
+    let query = filter?.query
+    let focusID = focus.map { outline.items[$0].id }
+    filter = nil
+    foldedTexts = nil
     outline = newOutline
     layout = Layout().applying(outline.layout).applying(hostLayout)
     expanded = outline.items.map { item in
@@ -391,7 +417,9 @@ public struct OutlineState: Sendable {
     warnings = fileWarnings()
     normalizeSingleSilently()
     heights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
-    rebuildIndex()
+    // The focus follows its id, and is dropped when the id left the file.
+    focus = focusID.flatMap { outline.position(of: $0) }
+    if let query { applyFilter(query) } else { rebuildIndex() }
     let changes = Self.diff(old, self)
     if !changes.isEmpty || old.layout != layout || old.heights != heights || old.outline.items != outline.items {
       version = old.version + 1
@@ -453,8 +481,8 @@ public struct OutlineState: Sendable {
     return warnings
   }
 
-  private mutating func normalizeSingleSilently() {
-    guard policy == .single else {
+  mutating func normalizeSingleSilently() {
+    guard policy == .single, filter == nil else {
       openChild = [:]
       return
     }
@@ -466,9 +494,9 @@ public struct OutlineState: Sendable {
     rebuildOpenChildren()
   }
 
-  private mutating func rebuildOpenChildren() {
+  mutating func rebuildOpenChildren() {
     openChild = [:]
-    guard policy == .single else { return }
+    guard policy == .single, filter == nil else { return }
     for (p, item) in outline.items.enumerated() where item.isGroup && expanded[p] {
       openChild[item.parent ?? -1] = p
     }
@@ -476,12 +504,16 @@ public struct OutlineState: Sendable {
 
   /// Rebuilds the index from the flags and heights.
   /// - Complexity: O(n).
-  private mutating func rebuildIndex() {
-    var covers = [Int32](repeating: 0, count: outline.count)
+  mutating func rebuildIndex() {
+    // Collapsed ancestors, plus one for an item the filter hides.
+    var above = [Int32](repeating: 0, count: outline.count)
     for (p, item) in outline.items.enumerated() {
-      if let parent = item.parent { covers[p] = covers[parent] + (expanded[parent] ? 0 : 1) }
+      if let parent = item.parent { above[p] = above[parent] + (expanded[parent] ? 0 : 1) }
     }
-    index = VisibilityIndex(covers: covers, heights: heights)
+    if let shown = filter?.shown {
+      for p in above.indices where !shown[p] { above[p] += 1 }
+    }
+    index = VisibilityIndex(covers: above, heights: heights)
   }
 
   /// Bytes held by the visible-list index and the per-item state arrays.

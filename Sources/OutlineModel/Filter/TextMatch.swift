@@ -1,0 +1,58 @@
+/// Case-insensitive search of a query in a text, as `filterOutline` matches
+/// (PROTOCOL §6): Unicode default case folding on both sides, no
+/// normalisation.
+public struct TextMatch: Sendable {
+  /// The folded query.
+  public let foldedQuery: String
+  private let queryScalars: [Unicode.Scalar]
+
+  public init(query: String) {
+    foldedQuery = CaseFolding.fold(query)
+    queryScalars = Array(foldedQuery.unicodeScalars)
+  }
+
+  public var isEmpty: Bool { queryScalars.isEmpty }
+
+  /// Whether an already folded text contains the query.
+  /// - Complexity: O(length of `foldedText`) in practice (a byte search of UTF-8).
+  public func occurs(inFolded foldedText: String) -> Bool {
+    foldedText.utf8.firstRange(of: foldedQuery.utf8) != nil
+  }
+
+  /// Every non-overlapping occurrence in `text`, leftmost first, as ranges of
+  /// the original text. An occurrence that starts or ends inside the folding
+  /// of one character (`ß` → `ss`) covers that whole character.
+  /// - Complexity: O(length of `text` × length of the query).
+  public func ranges(in text: String) -> [Range<String.Index>] {
+    guard !queryScalars.isEmpty else { return [] }
+    var folded: [Unicode.Scalar] = []
+    var origin: [String.Index] = []
+    let scalars = text.unicodeScalars
+    var i = scalars.startIndex
+    while i < scalars.endIndex {
+      CaseFolding.fold(scalars[i]) {
+        folded.append($0)
+        origin.append(i)
+      }
+      i = scalars.index(after: i)
+    }
+    var result: [Range<String.Index>] = []
+    let m = queryScalars.count
+    var k = 0
+    while k + m <= folded.count {
+      if folded[k] == queryScalars[0] && folded[k..<(k + m)].elementsEqual(queryScalars) {
+        let start = origin[k]
+        let end = scalars.index(after: origin[k + m - 1])
+        if let last = result.last, start < last.upperBound {
+          result[result.count - 1] = last.lowerBound..<max(end, last.upperBound)
+        } else {
+          result.append(start..<end)
+        }
+        k += m
+      } else {
+        k += 1
+      }
+    }
+    return result
+  }
+}

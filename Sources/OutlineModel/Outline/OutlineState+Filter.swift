@@ -1,0 +1,140 @@
+/// What a filter keeps while it is in force.
+struct FilterState: Sendable {
+  var query: String
+  var match: TextMatch
+  /// Per item: a matching row or an ancestor group of one.
+  var shown: [Bool]
+  /// Per item: the last child of its parent among those shown.
+  var lastChild: [Bool]
+  /// The user's expansion, restored when the filter clears.
+  var userExpanded: [Bool]
+  /// Positions of the matching rows, in document order.
+  var matchedRows: [Int]
+}
+
+/// A row that matches the filter, with where the query occurs in it.
+public struct FilterMatch: Sendable, Equatable {
+  public var position: Int
+  /// Its index in the filtered visible list.
+  public var index: Int
+  /// Occurrences in the title, as ranges of `title`.
+  public var titleRanges: [Range<String.Index>]
+  /// Occurrences in the detail, as ranges of `detail`.
+  public var detailRanges: [Range<String.Index>]
+}
+
+extension OutlineState {
+  /// The most matches a filter result lists (PROTOCOL §8).
+  public static let maxMatches = 10_000
+
+  /// The query in force, or `nil` when the outline is not filtered.
+  public var filterQuery: String? { filter?.query }
+
+  /// Whether the item at `position` is the last child of its parent as shown
+  /// (while filtered: among the children the filter shows).
+  public func isLastChild(_ position: Int) -> Bool {
+    filter?.lastChild[position] ?? outline.items[position].isLastChild
+  }
+
+  /// Filters the visible list (PROTOCOL §6): it keeps the rows whose title or
+  /// detail contains `query` (Unicode default case folding, no
+  /// normalisation) and every ancestor group of such a row, shown expanded;
+  /// other groups are hidden. An empty query clears the filter and restores
+  /// the expansion the user had; toggles made while filtered are forgotten.
+  /// A new query starts again from the user's expansion.
+  /// - Returns: the change list and groups whose `expanded` changed as
+  ///   shown, and the matching rows (at most ``maxMatches``) in list order.
+  /// - Complexity: O(n) plus the text searched; the first filter of an
+  ///   outline also folds every title and detail once.
+  public mutating func filter(_ query: String, scrollTop: Double? = nil, viewportHeight: Double? = nil) -> (
+    ExpansionResult, [FilterMatch]
+  ) {
+    let oldVisible = visibilityFlags()
+    let oldExpanded = expanded
+    let oldLast = outline.items.indices.map { isLastChild($0) }
+    if query.isEmpty {
+      if filter != nil { clearFilter() }
+    } else {
+      applyFilter(query)
+    }
+    var result = ExpansionResult()
+    let newVisible = visibilityFlags()
+    result.changes = Self.changes(from: oldVisible, to: newVisible)
+    for (p, item) in outline.items.enumerated() where item.isGroup && oldExpanded[p] != expanded[p] {
+      result.updatedGroups.append(item.id)
+    }
+    if let scrollTop {
+      var s = max(0, scrollTop)
+      if let viewportHeight { s = max(0, min(s, contentHeight - viewportHeight)) }
+      result.scrollTop = s
+      self.scrollTop = s
+    }
+    let lastChanged = outline.items.indices.contains { newVisible[$0] && oldLast[$0] != isLastChild($0) }
+    if !result.changes.isEmpty || !result.updatedGroups.isEmpty || lastChanged { version += 1 }
+    return (result, matches())
+  }
+
+  /// The matching rows that are visible, in list order, at most ``maxMatches``.
+  /// - Complexity: O(k log n) for k matches, plus their text.
+  public func matches() -> [FilterMatch] {
+    guard let filter else { return [] }
+    var result: [FilterMatch] = []
+    for p in filter.matchedRows {
+      guard result.count < Self.maxMatches else { break }
+      guard let v = visibleItem(at: p) else { continue }
+      let item = outline.items[p]
+      result.append(
+        FilterMatch(
+          position: p, index: v.index, titleRanges: filter.match.ranges(in: item.title),
+          detailRanges: item.detail.map { filter.match.ranges(in: $0) } ?? []))
+    }
+    return result
+  }
+
+  /// Restores the user's expansion and drops the filter (no change list).
+  mutating func clearFilter() {
+    guard let f = filter else { return }
+    expanded = f.userExpanded
+    filter = nil
+    normalizeSingleSilently()
+    rebuildIndex()
+  }
+
+  /// Puts `query` in force, from the user's expansion (no change list).
+  /// - Complexity: O(n) plus the text searched.
+  mutating func applyFilter(_ query: String) {
+    let user = filter?.userExpanded ?? expanded
+    let match = TextMatch(query: query)
+    if foldedTexts == nil {
+      foldedTexts = outline.items.map { item in
+        item.isGroup ? ("", "") : (CaseFolding.fold(item.title), item.detail.map(CaseFolding.fold) ?? "")
+      }
+    }
+    let folded = foldedTexts!
+    var shown = [Bool](repeating: false, count: outline.count)
+    var matched: [Int] = []
+    for (p, item) in outline.items.enumerated() where !item.isGroup {
+      guard match.occurs(inFolded: folded[p].title) || match.occurs(inFolded: folded[p].detail) else { continue }
+      matched.append(p)
+      shown[p] = true
+      var a = item.parent
+      while let q = a, !shown[q] {
+        shown[q] = true
+        a = outline.items[q].parent
+      }
+    }
+    // The last shown child of each parent (-1: the top level).
+    var lastShown: [Int: Int] = [:]
+    for (p, item) in outline.items.enumerated() where shown[p] { lastShown[item.parent ?? -1] = p }
+    var lastChild = [Bool](repeating: false, count: outline.count)
+    for p in lastShown.values { lastChild[p] = true }
+    filter = FilterState(
+      query: query, match: match, shown: shown, lastChild: lastChild, userExpanded: user, matchedRows: matched)
+    // Ancestors of matches are shown expanded, even under `single`.
+    for p in outline.items.indices where outline.items[p].isGroup {
+      expanded[p] = shown[p] ? true : user[p]
+    }
+    openChild = [:]
+    rebuildIndex()
+  }
+}
