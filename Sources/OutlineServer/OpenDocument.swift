@@ -6,9 +6,25 @@ import OutlineModel
 final class OpenDocument {
   let uri: String
   var state: OutlineState
+  /// The real path of a `file:` outline, the key of its saved view state.
+  let path: String?
+  /// The height of the last `visibleRows` viewport: the page of `pageUp`/`pageDown`.
+  var viewportHeight: Double?
+  /// Whether the view state changed since it was last saved.
+  var viewStateDirty = false
 
-  init(uri: String, state: OutlineState) {
+  init(uri: String, state: OutlineState, path: String?) {
     self.uri = uri
     self.state = state
+    self.path = path
+  }
+
+  /// The user's view state, as saved between sessions.
+  var savedViewState: SavedViewState? {
+    guard let path else { return nil }
+    let byID = state.expansionByID
+    return SavedViewState(
+      path: path, expanded: byID.filter(\.value).keys.sorted(), collapsed: byID.filter { !$0.value }.keys.sorted(),
+      focus: state.focus.map { state.item($0).id }, scrollTop: state.scrollTop)
   }
 }

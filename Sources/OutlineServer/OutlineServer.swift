@@ -27,6 +27,12 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   private(set) var shutdownRequested = false
   var positionEncoding: PositionEncoding = .utf16
   var documents: [String: OpenDocument] = [:]
+  /// Where view state is saved, or `nil` when it is not.
+  let viewStates: ViewStateStore?
+  /// Guards all of the above against the debounced view-state saver.
+  let lock = NSLock()
+  /// Whether a debounced save is scheduled.
+  var saveScheduled = false
 
   public init(
     options: ServerOptions = ServerOptions(), log: Logger = Logger(),
@@ -37,6 +43,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     self.log = log
     self.widths = widths
     self.exitProcess = exitProcess
+    self.viewStates = options.stateDirectory.map { ViewStateStore(directory: $0, log: log) }
   }
 
   /// Whether `shutdown` was answered: the process's exit status is 0 then, else 1.
@@ -45,6 +52,16 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// Answers one request or notification (PROTOCOL §2 lifecycle first, then the method).
   /// - Throws: a ``JSONRPC/ResponseError`` with a code of PROTOCOL §7.
   public func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+    lock.lock()
+    defer { lock.unlock() }
+    let result = try handleLocked(message)
+    if Self.viewStateMethods.contains(message.method), let uri = message.params?["uri"]?.stringValue {
+      markViewStateChanged(uri)
+    }
+    return result
+  }
+
+  private func handleLocked(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
     if message.isNotification {
       handleNotification(message)
       return .null
@@ -79,7 +96,13 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// The request methods answered after `initialize`.
   static let methodNames = [
     "shutdown", "openOutline", "changeOutline", "closeOutline", "toggleSection", "expandAll", "collapseAll",
-    "visibleRows", "rowAtOffset", "setLayout", "rowHeights",
+    "visibleRows", "rowAtOffset", "setLayout", "rowHeights", "filterOutline", "navigate", "getViewState",
+    "setViewState",
+  ]
+
+  /// Methods after which a file's view state is saved (debounced).
+  static let viewStateMethods: Set<String> = [
+    "changeOutline", "toggleSection", "expandAll", "collapseAll", "visibleRows", "navigate", "setViewState",
   ]
 
   private func dispatch(_ method: String, _ p: Params, _ c: CancellationToken) throws(ResponseError) -> JSONValue {
@@ -95,6 +118,10 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     case "rowAtOffset": return try rowAtOffset(p)
     case "setLayout": return try setLayout(p)
     case "rowHeights": return try rowHeights(p)
+    case "filterOutline": return try filterOutline(p)
+    case "navigate": return try navigate(p)
+    case "getViewState": return try getViewState(p)
+    case "setViewState": return try setViewState(p)
     default: throw .methodNotFound(method)
     }
   }
@@ -133,7 +160,36 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
 
   private func shutdown() -> JSONValue {
     shutdownRequested = true
+    saveViewStates(all: true)
     return .null
+  }
+
+  // MARK: Saved view state
+
+  /// Notes that `uri`'s view state changed; it is saved within about half a second.
+  private func markViewStateChanged(_ uri: String) {
+    guard let viewStates = viewStates, let doc = documents[uri], doc.path != nil else { return }
+    _ = viewStates
+    doc.viewStateDirty = true
+    guard !saveScheduled else { return }
+    saveScheduled = true
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { [weak self] in
+      guard let self else { return }
+      self.lock.lock()
+      self.saveScheduled = false
+      self.saveViewStates(all: false)
+      self.lock.unlock()
+    }
+  }
+
+  /// Saves the view state of the changed file outlines (every file outline with `all`).
+  /// - Important: call with `lock` held.
+  func saveViewStates(all: Bool) {
+    guard let viewStates else { return }
+    for doc in documents.values where all || doc.viewStateDirty {
+      if let saved = doc.savedViewState { viewStates.save(saved) }
+      doc.viewStateDirty = false
+    }
   }
 
   // MARK: Shared helpers

@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 
 /// Command-line options of the server (`outline-server --help`).
@@ -10,6 +11,8 @@ public struct ServerOptions: Sendable {
   public var maxNodes: Int = 10_000_000
   /// `--log-level error|warn|info|debug`.
   public var logLevel: Logger.Level = .warn
+  /// `--state-dir DIR`: where view state is saved; `nil` saves none.
+  public var stateDirectory: String? = ViewStateStore.defaultDirectory()
 
   public init() {}
 }

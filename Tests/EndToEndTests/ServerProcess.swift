@@ -33,14 +33,24 @@ final class ServerProcess: @unchecked Sendable {
   private var stdoutEnded = false
   private var stderrData = Data()
   private var nextID: Int64 = 1
+  /// The `XDG_STATE_HOME` of this server.
+  private(set) var stateDirectory: URL? = nil
 
-  init(arguments: [String] = [], framing: Framing = .lsp) throws {
+  /// Starts the server with `arguments`; `environment` entries are added to this process's.
+  init(arguments: [String] = [], framing: Framing = .lsp, environment extra: [String: String] = [:]) throws {
     self.framing = framing
     process.executableURL = serverBinary()
     process.arguments = arguments + (framing == .ndjson ? ["--framing", "ndjson"] : [])
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
+    // Each server saves view state in a folder of its own, so tests never see each other's.
+    var environment = ProcessInfo.processInfo.environment
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("outline-state-\(UUID().uuidString)")
+    stateDirectory = state
+    environment["XDG_STATE_HOME"] = state.path
+    environment.merge(extra) { _, new in new }
+    process.environment = environment
     try process.run()
     let out = stdout.fileHandleForReading
     let err = stderr.fileHandleForReading
@@ -76,6 +86,7 @@ final class ServerProcess: @unchecked Sendable {
 
   deinit {
     if process.isRunning { process.terminate() }
+    if let stateDirectory { try? FileManager.default.removeItem(at: stateDirectory) }
   }
 
   /// Writes raw bytes to the server's stdin.

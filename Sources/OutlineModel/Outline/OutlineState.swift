@@ -185,7 +185,9 @@ public struct OutlineState: Sendable {
     if open != expanded[position] {
       if open, policy == .single {
         if filter == nil {
-          if let sibling = openChild[outline.items[position].parent ?? -1] { setExpanded(sibling, false, into: &result) }
+          if let sibling = openChild[outline.items[position].parent ?? -1] {
+            setExpanded(sibling, false, into: &result)
+          }
         } else {
           for sibling in outline.subgroups(of: outline.items[position].parent)
           where expanded[sibling] && filter?.shown[sibling] != false {

@@ -13,7 +13,7 @@ public enum Command: Equatable, Sendable {
 extension ServerOptions: Equatable {
   public static func == (a: ServerOptions, b: ServerOptions) -> Bool {
     a.framing == b.framing && a.maxMessageBytes == b.maxMessageBytes && a.maxNodes == b.maxNodes
-      && a.logLevel == b.logLevel
+      && a.logLevel == b.logLevel && a.stateDirectory == b.stateDirectory
   }
 }
 
@@ -27,6 +27,7 @@ extension Command {
   public static let usage = """
     Usage:
       outline-server [--framing lsp|ndjson] [--max-message-bytes N] [--max-nodes N] [--log-level LEVEL]
+                     [--state-dir DIR]
       outline-server render FILE [--width N] [--expand all|ID,...]
       outline-server --help | --version
 
@@ -37,6 +38,8 @@ extension Command {
       --max-message-bytes N    largest message body accepted (default 67108864)
       --max-nodes N            most YAML nodes in a file, aliases expanded (default 10000000)
       --log-level LEVEL        error, warn (default), info or debug; logs go to stderr
+      --state-dir DIR          where view state is saved between sessions
+                               (default $XDG_STATE_HOME/outline-server or ~/.local/state/outline-server)
 
     render prints the visible outline of FILE as a pane would show it:
       --width N                pane width in cells (default 80)
@@ -90,6 +93,7 @@ extension Command {
           o.framing = f
         case "--max-message-bytes": o.maxMessageBytes = try positive(a)
         case "--max-nodes": o.maxNodes = try positive(a)
+        case "--state-dir": o.stateDirectory = try value(a)
         case "--log-level":
           let v = try value(a)
           guard let l = Logger.Level(name: v) else {

@@ -70,12 +70,21 @@ extension OutlineServer {
       throw invalidOutline(loaded.diagnostics, loaded.errorCount, loaded.firstError)
     }
     var state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
+    let path = ViewStateStore.realPath(ofURI: uri)
     if let previous = documents[uri] {
       // Re-opening keeps the user's expansion by id.
       state.restoreExpansion(previous.state.expansionByID, after: previous.state.version)
+    } else if let path, let saved = viewStates?.load(path: path) {
+      // The user's saved state wins over the file's defaults; ids that left the file are dropped.
+      var byID: [String: Bool] = [:]
+      for id in saved.collapsed { byID[id] = false }
+      for id in saved.expanded { byID[id] = true }
+      state.restoreExpansion(byID, after: 0)
+      state.setFocus(saved.focus.flatMap { state.outline.position(of: $0) })
+      state.scrollTop = saved.scrollTop
     }
     try cancellation.check()
-    documents[uri] = OpenDocument(uri: uri, state: state)
+    documents[uri] = OpenDocument(uri: uri, state: state, path: path)
     let warnings = state.warnings.map { $0.jsonValue(SourceText(bytes), positionEncoding) }
     return .object([
       "version": .number(state.version),
@@ -109,6 +118,7 @@ extension OutlineServer {
 
   func closeOutline(_ p: Params) throws(ResponseError) -> JSONValue {
     let doc = try document(p)
+    if let saved = doc.savedViewState { viewStates?.save(saved) }
     documents[doc.uri] = nil
     return .null
   }

@@ -18,7 +18,7 @@ extension OutlineServer {
       "title": .string(item.title),
       "top": .number(v.top),
       "height": .number(v.height),
-      "isLastChild": .bool(item.isLastChild),
+      "isLastChild": .bool(state.isLastChild(v.position)),
     ]
     if let d = item.detail { o["detail"] = .string(d) }
     if let i = item.icon { o["icon"] = .string(i) }
@@ -47,6 +47,8 @@ extension OutlineServer {
       let height = try viewport.number("height")
       guard height >= 0 else { throw viewport.fail("height", "must be ≥ 0") }
       items = state.visibleItems(viewportTop: top, height: height, limit: Self.maxRowsPerAnswer)
+      doc.viewportHeight = height
+      doc.state.scrollTop = top
     } else {
       items = state.visibleItems(start: start, count: count)
     }

@@ -1,0 +1,171 @@
+import Foundation
+import JSONRPC
+import Testing
+
+/// §6 of the contract: filter, navigation, view state and its persistence, on the real binary.
+@Suite struct ViewStateTests {
+  static let yaml = """
+    groups:
+      - id: friends
+        title: Friends
+        rows:
+          - {id: alice, title: Alice, detail: Straße in Lisbon}
+          - {id: bob, title: Bob}
+      - id: family
+        title: Family
+        groups:
+          - id: cousins
+            title: Cousins
+            rows: [{id: dan, title: Dan, detail: STRASSE 5}]
+        rows: [{id: mum, title: Mum}]
+      - id: work
+        title: Work
+    """
+
+  func open(_ s: ServerProcess, uri: String = "mem:v", text: String = yaml, encoding: String = "utf-16") {
+    s.initialize(["capabilities": ["general": ["positionEncodings": .array([.string(encoding)])]]])
+    _ = s.result("openOutline", ["uri": .string(uri), "text": .string(text)])
+  }
+
+  func ids(_ s: ServerProcess, uri: String = "mem:v") -> [String] {
+    let rows = s.result("visibleRows", ["uri": .string(uri)])["rows"]?.arrayValue ?? []
+    return rows.compactMap { $0["id"]?.stringValue }
+  }
+
+  @Test func filterShowsMatchesWithTheirGroupsAndRangesInTheEncoding() throws {
+    for (encoding, start, length) in [("utf-16", 2, 6), ("utf-8", 3, 7), ("utf-32", 2, 6)] {
+      let s = try ServerProcess()
+      open(s, text: Self.yaml.replacingOccurrences(of: "Straße in", with: "é Straße in"), encoding: encoding)
+      let r = s.result("filterOutline", ["uri": "mem:v", "query": "strasse"])
+      #expect(ids(s) == ["friends", "alice", "family", "cousins", "dan"])
+      #expect(r["id"] == nil)
+      #expect(r["expanded"] == nil)
+      let first = r["matches"]?[0]
+      #expect(first?["id"] == "alice")
+      #expect(first?["index"] == 1)
+      // "é " before "Straße": é is 1 UTF-16 unit, 2 UTF-8 bytes; ß counts whole.
+      #expect(first?["ranges"] == [["field": "detail", "start": .int(Int64(start)), "length": .int(Int64(length))]])
+      #expect(r["matches"]?[1]?["ranges"] == [["field": "detail", "start": 0, "length": 7]])
+      let rows = s.result("visibleRows", ["uri": "mem:v"])["rows"]
+      #expect(rows?[2]?["isLastChild"] == true)  // family: the last group shown
+      #expect(rows?[0]?["rowCount"] == 2)  // counts describe the whole outline
+    }
+  }
+
+  @Test func filterThenToggleThenClearRestoresTheUsersExpansion() throws {
+    let s = try ServerProcess()
+    open(s)
+    _ = s.result("toggleSection", ["uri": "mem:v", "section": "work"])
+    let before = ids(s)
+    _ = s.result("filterOutline", ["uri": "mem:v", "query": "a"])
+    _ = s.result("toggleSection", ["uri": "mem:v", "section": "friends"])
+    let cleared = s.result("filterOutline", ["uri": "mem:v", "query": ""])
+    #expect(ids(s) == before)
+    #expect(cleared["matches"] == [])
+    let none = s.result("filterOutline", ["uri": "mem:v", "query": "no such text"])
+    #expect(none["total"] == 0)
+    #expect(none["matches"] == [])
+  }
+
+  @Test func navigateFollowsTheTreeKeys() throws {
+    let s = try ServerProcess()
+    open(s)
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "friends", "key": "up"])["focus"] == "friends")
+    let right = s.result("navigate", ["uri": "mem:v", "from": "friends", "key": "right"])
+    #expect(right["focus"] == "friends")
+    #expect(right["expanded"] == true)
+    #expect(right["changes"] == [["kind": "insert", "start": 1, "count": 2]])
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "friends", "key": "right"])["focus"] == "alice")
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "alice", "key": "left"])["focus"] == "friends")
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "friends", "key": "end"])["focus"] == "work")
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "work", "key": "down"])["focus"] == "work")
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "alice", "key": ["type": "w"]])["focus"] == "work")
+    #expect(s.result("navigate", ["uri": "mem:v", "from": "work", "key": ["type": "f"]])["focus"] == "friends")
+    let siblings = s.result("navigate", ["uri": "mem:v", "from": "work", "key": "expandSiblings"])
+    #expect(siblings["id"] == nil)
+    #expect(siblings["updatedGroups"]?.arrayValue?.count == 2)
+    #expect(s.errorCode("navigate", ["uri": "mem:v", "from": "nobody", "key": "down"]) == -32012)
+    #expect(s.errorCode("navigate", ["uri": "mem:v", "from": "work", "key": "sideways"]) == -32602)
+    #expect(s.result("getViewState", ["uri": "mem:v"])["focus"] == "work")
+  }
+
+  @Test func viewStateIsReadAndReplacedWhole() throws {
+    let s = try ServerProcess()
+    open(s)
+    _ = s.result("toggleSection", ["uri": "mem:v", "section": "friends", "scrollTop": 2])
+    let got = s.result("getViewState", ["uri": "mem:v"])
+    #expect(got["expanded"] == ["friends"])
+    #expect(got["scrollTop"] == 2)
+    let set = s.result("setViewState", ["uri": "mem:v", "expanded": ["family", "nobody"], "focus": "mum"])
+    #expect(
+      set["changes"] == [["kind": "delete", "start": 1, "count": 2], ["kind": "insert", "start": 2, "count": 2]])
+    #expect(s.result("getViewState", ["uri": "mem:v"])["expanded"] == ["family"])
+    #expect(s.result("getViewState", ["uri": "mem:v"])["focus"] == "mum")
+    #expect(s.errorCode("setViewState", ["uri": "mem:v", "expanded": "family"]) == -32602)
+  }
+
+  @Test func viewStateIsSavedAndRestoredForFiles() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("outline.yaml")
+    try Self.yaml.replacingOccurrences(of: "title: Work", with: "title: Work\n    expanded: true")
+      .write(to: file, atomically: true, encoding: .utf8)
+    let uri = JSONValue.string(file.absoluteString)
+    let state = dir.appendingPathComponent("state").path
+    let a = try ServerProcess(arguments: ["--state-dir", state])
+    a.initialize()
+    _ = a.result("openOutline", ["uri": uri])
+    _ = a.result("toggleSection", ["uri": uri, "section": "friends"])
+    _ = a.result("toggleSection", ["uri": uri, "section": "work"])
+    _ = a.result("closeOutline", ["uri": uri])
+    _ = a.result("shutdown")
+    #expect(a.finish() == 0)
+    // The file changes: a new group, open by default, and a group gone.
+    try Self.yaml.replacingOccurrences(of: "title: Work", with: "title: Work\n    expanded: true")
+      .replacingOccurrences(of: "id: friends", with: "id: pals")
+      .appending("\n  - id: new\n    title: New\n    expanded: true\n    rows: [{title: n}]\n")
+      .write(to: file, atomically: true, encoding: .utf8)
+    let b = try ServerProcess(arguments: ["--state-dir", state])
+    b.initialize()
+    _ = b.result("openOutline", ["uri": uri])
+    // work stays closed as the user left it; new takes the file's value; friends left the file.
+    #expect(b.result("getViewState", ["uri": uri])["expanded"] == ["new"])
+  }
+
+  @Test func aCorruptStateFileIsReportedAndIgnored() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("o.yaml")
+    try Self.yaml.write(to: file, atomically: true, encoding: .utf8)
+    let state = dir.appendingPathComponent("state")
+    let a = try ServerProcess(arguments: ["--state-dir", state.path])
+    a.initialize()
+    _ = a.result("openOutline", ["uri": .string(file.absoluteString)])
+    _ = a.result("toggleSection", ["uri": .string(file.absoluteString), "section": "friends"])
+    _ = a.result("shutdown")
+    #expect(a.finish() == 0)
+    let records = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasSuffix(".json") }
+    #expect(records.count == 1)
+    try "{not json".write(to: state.appendingPathComponent(records[0]), atomically: true, encoding: .utf8)
+    let b = try ServerProcess(arguments: ["--state-dir", state.path])
+    b.initialize()
+    _ = b.result("openOutline", ["uri": .string(file.absoluteString)])
+    #expect(b.result("getViewState", ["uri": .string(file.absoluteString)])["expanded"] == [])
+    _ = b.result("shutdown")
+    #expect(b.finish() == 0)
+    #expect(b.stderrText.contains("unreadable view state"))
+  }
+
+  @Test func anUnwritableStateDirectoryIsNotFatal() throws {
+    let s = try ServerProcess(arguments: ["--state-dir", "/proc/outline-state"])
+    let file = examplesDirectory().appendingPathComponent("contacts.yaml")
+    s.initialize()
+    _ = s.result("openOutline", ["uri": .string(file.absoluteString)])
+    _ = s.result("toggleSection", ["uri": .string(file.absoluteString), "section": 0])
+    _ = s.result("shutdown")
+    #expect(s.finish() == 0)
+    #expect(s.stderrText.contains("cannot save the view state"))
+  }
+}
