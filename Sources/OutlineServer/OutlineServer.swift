@@ -33,6 +33,10 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   let lock = NSLock()
   /// Whether a debounced save is scheduled.
   var saveScheduled = false
+  /// Sends a notification to the client (`outlineChanged`, `$/progress`); `nil` in process.
+  public var sendNotification: (@Sendable (String, JSONValue) -> Void)?
+  /// Polls the files opened with `watch: true`.
+  lazy var watcher = FileWatcher { [weak self] uri in self?.watchedFileChanged(uri) }
 
   public init(
     options: ServerOptions = ServerOptions(), log: Logger = Logger(),

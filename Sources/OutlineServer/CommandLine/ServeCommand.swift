@@ -16,6 +16,7 @@ public enum ServeCommand {
       connection.flush()
       exit(status)
     }
+    server.sendNotification = { method, params in connection.sendNotification(method: method, params: params) }
     switch connection.run(handler: server) {
     case .endOfInput:
       exit(server.exitStatus)

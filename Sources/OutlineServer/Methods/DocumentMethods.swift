@@ -8,14 +8,15 @@ extension OutlineServer {
   /// Parses `bytes` into an outline (`nil` when the text has errors), with
   /// its diagnostics in the negotiated position encoding.
   /// - Throws: `-32800` when cancelled.
-  func load(_ bytes: [UInt8], cancellation: CancellationToken) throws(ResponseError) -> (
-    outline: Outline?, diagnostics: [JSONValue], errorCount: Int, firstError: String?
-  ) {
+  func load(_ bytes: [UInt8], cancellation: CancellationToken, progress: ((Double) -> Void)? = nil)
+    throws(ResponseError) -> (outline: Outline?, diagnostics: [JSONValue], errorCount: Int, firstError: String?)
+  {
     var options = OutlineLoader.Options()
     options.maxNodes = self.options.maxNodes
     let result: LoadResult
     do {
-      result = try OutlineLoader.load(bytes, options: options, shouldCancel: { cancellation.isCancelled })
+      result = try OutlineLoader.load(
+        bytes, options: options, shouldCancel: { cancellation.isCancelled }, progress: progress)
     } catch is CancellationError {
       throw .cancelled
     } catch {
@@ -61,11 +62,25 @@ extension OutlineServer {
     let text = try p.optionalString("text")
     let policy = try p.optionalEnum("policy", ExpansionPolicy.self)
     let layout = try p.optionalObject("layout").map { l throws(ResponseError) in try Self.layoutOverrides(l) }
-    if try p.optionalBool("watch") == true {
+    let watch = try p.optionalBool("watch") ?? false
+    if watch {
       guard URL(string: uri)?.isFileURL == true else { throw .invalidParams("\"watch\" needs a file: uri") }
     }
+    let token = p.value("workDoneToken")
+    if let token, token.stringValue == nil && token.intValue == nil {
+      throw p.fail("workDoneToken", "must be a string or an integer")
+    }
     let bytes = try readSource(uri: uri, text: text)
-    let loaded = try load(bytes, cancellation: cancellation)
+    let progress = token.map { WorkDoneProgress(token: $0, title: "Opening \(uri)", send: sendNotification) }
+    progress?.begin()
+    let loaded: (outline: Outline?, diagnostics: [JSONValue], errorCount: Int, firstError: String?)
+    do {
+      loaded = try load(bytes, cancellation: cancellation, progress: progress.map { p in { p.report($0) } })
+    } catch {
+      progress?.end()
+      throw error
+    }
+    progress?.end()
     guard let outline = loaded.outline else {
       throw invalidOutline(loaded.diagnostics, loaded.errorCount, loaded.firstError)
     }
@@ -85,6 +100,11 @@ extension OutlineServer {
     }
     try cancellation.check()
     documents[uri] = OpenDocument(uri: uri, state: state, path: path)
+    if watch, let path {
+      watcher.watch(uri, path: path)
+    } else {
+      watcher.unwatch(uri)
+    }
     let warnings = state.warnings.map { $0.jsonValue(SourceText(bytes), positionEncoding) }
     return .object([
       "version": .number(state.version),
@@ -98,7 +118,14 @@ extension OutlineServer {
   func changeOutline(_ p: Params, _ cancellation: CancellationToken) throws(ResponseError) -> JSONValue {
     let doc = try document(p)
     let text = try p.string("text")
-    let bytes = Array(text.utf8)
+    return try reload(doc, bytes: Array(text.utf8), cancellation: cancellation)
+  }
+
+  /// Replaces `doc`'s outline with a new text, keeping the user's expansion by id;
+  /// with errors, the last good outline stays (`applied: false`).
+  func reload(_ doc: OpenDocument, bytes: [UInt8], cancellation: CancellationToken) throws(ResponseError)
+    -> JSONValue
+  {
     let loaded = try load(bytes, cancellation: cancellation)
     guard let outline = loaded.outline else {
       // The last good outline stays.
@@ -116,9 +143,27 @@ extension OutlineServer {
     ])
   }
 
+  /// Reloads a watched file that changed and tells the client (`outlineChanged`).
+  func watchedFileChanged(_ uri: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let doc = documents[uri], let path = doc.path else { return }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      log.warn("watched file \(path) cannot be read; keeping the last good outline")
+      return
+    }
+    guard case .object(var o)? = try? reload(doc, bytes: [UInt8](data), cancellation: CancellationToken()) else {
+      return
+    }
+    o["uri"] = .string(uri)
+    o["applied"] = nil
+    sendNotification?("outlineChanged", .object(o))
+  }
+
   func closeOutline(_ p: Params) throws(ResponseError) -> JSONValue {
     let doc = try document(p)
     if let saved = doc.savedViewState { viewStates?.save(saved) }
+    watcher.unwatch(doc.uri)
     documents[doc.uri] = nil
     return .null
   }
