@@ -142,9 +142,36 @@ function M.wrap(text, width)
   return out
 end
 
+local function join_lines(a, b)
+  local last, first = vim.fn.strcharpart(a, vim.fn.strchars(a) - 1), vim.fn.strcharpart(b, 0, 1)
+  if a ~= '' and b ~= '' and width_of(last) < 2 and width_of(first) < 2 then return a .. ' ' .. b end
+  return a .. b
+end
+
+-- Makes title + detail lines exactly `height` lines. The server's height is
+-- the truth for positions; where this wrapping gives more lines (widths
+-- counted differently), the last lines of a text are joined back.
+local function fit(title, detail, height)
+  while #title + #detail > height do
+    if #detail > 1 then
+      local b = table.remove(detail)
+      detail[#detail] = join_lines(detail[#detail], b)
+    elseif #title > 1 then
+      local b = table.remove(title)
+      title[#title] = join_lines(title[#title], b)
+    elseif #detail == 1 then
+      title[#title] = join_lines(title[#title], table.remove(detail))
+    else
+      break
+    end
+  end
+  return vim.list_extend(title, detail)
+end
+
 -- The lines of one visible row, exactly `row.height` of them.
 function M.row_lines(row, width)
   local indent = string.rep(' ', 2 * row.depth)
+  local h = row.height or 1
   local lines
   if row.kind == 'group' then
     local header = indent .. (row.expanded and '▾ ' or '▸ ') .. row.title
@@ -153,19 +180,17 @@ function M.row_lines(row, width)
     lines = { header }
   else
     local wrap_width = width - 2 * row.depth - 2
-    local texts = M.wrap(row.title, wrap_width)
-    if #texts == 0 then texts = { '' } end
-    if row.detail and row.detail ~= vim.NIL then
-      vim.list_extend(texts, M.wrap(row.detail, wrap_width))
-    end
+    local title = M.wrap(row.title, wrap_width)
+    if #title == 0 then title = { '' } end
+    local detail = {}
+    if row.detail and row.detail ~= vim.NIL then detail = M.wrap(row.detail, wrap_width) end
     lines = {}
-    for i, t in ipairs(texts) do
+    for i, t in ipairs(fit(title, detail, h)) do
       local marker = '  '
       if i == 1 then marker = row.active and '● ' or '○ ' end
       lines[i] = indent .. marker .. t
     end
   end
-  local h = row.height or #lines
   while #lines > h do table.remove(lines) end
   while #lines < h do lines[#lines + 1] = '' end
   return lines
