@@ -183,3 +183,40 @@ func requestText(_ id: JSONValue, _ method: String, _ params: JSONValue? = nil) 
   if let params { o["params"] = params }
   return JSONValue.object(o).jsonText
 }
+
+/// A small outline: `a` (open) holds `a1` (closed, holding `r1`) and `r2`; `b` holds the
+/// inactive `r3`; `c` is empty. Visible at first: a, a1, r2, b, c.
+let smallOutline = """
+  title: Small
+  groups:
+    - id: a
+      title: A
+      expanded: true
+      groups:
+        - id: a1
+          title: A1
+          rows:
+            - id: r1
+              title: R1
+      rows:
+        - id: r2
+          title: R2
+    - id: b
+      title: B
+      rows:
+        - id: r3
+          title: R3
+          active: false
+    - id: c
+      title: C
+
+  """
+
+/// A seeded generator, so a random walk is the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return state ^ (state >> 33)
+  }
+}
