@@ -180,3 +180,28 @@ import Testing
     }
   }
 }
+
+extension ExpansionTests {
+  /// An empty group shows no rows when opened, but its `expanded` (the arrow) is part of
+  /// the visible list, so the version moves; under a closed parent nothing visible changes.
+  @Test func openingAVisibleEmptyGroupMovesTheVersion() throws {
+    let s = try server()
+    let r = s.result("toggleSection", ["uri": uri, "section": "c"])
+    #expect(r["changes"] == [])
+    #expect(r["version"] == 2)
+    #expect(s.rows("untitled:small").last?["expanded"] == true)
+    let t = try server()
+    _ = t.result("toggleSection", ["uri": uri, "section": "a1"])
+    _ = t.result("toggleSection", ["uri": uri, "section": "b"])
+    let all = t.result("expandAll", ["uri": uri])
+    #expect(all["updatedGroups"] == ["c"])
+    #expect(all["changes"] == [])
+    #expect(all["version"] == 4)
+    let u = try server()
+    _ = u.result("collapseAll", ["uri": uri])
+    _ = u.result("toggleSection", ["uri": uri, "section": "c"])
+    let none = u.result("collapseAll", ["uri": uri])
+    #expect(none["changes"] == [])
+    #expect(none["version"] == 4)
+  }
+}

@@ -183,7 +183,9 @@ public struct OutlineState: Sendable {
       result.scrollTop = anchoredScrollTop(
         scrollTop, before: before, position: position, viewportHeight: viewportHeight)
     }
-    if !result.changes.isEmpty { version += 1 }
+    // A visible header whose arrow turned is a change to the visible list even when no
+    // row moved (an empty group); a visible group's open siblings are visible too.
+    if !result.changes.isEmpty || (before != nil && !result.updatedGroups.isEmpty) { version += 1 }
     return result
   }
 
@@ -246,10 +248,12 @@ public struct OutlineState: Sendable {
     // it is hidden, its nearest visible group takes its place.
     let anchor = scrollTop.flatMap { visibleItem(atOffset: $0) }
     var result = ExpansionResult()
+    var headerTurned = false
     for (p, item) in outline.items.enumerated() where item.isGroup {
       if let open = decide(item), open != expanded[p] {
         expanded[p] = open
         result.updatedGroups.append(item.id)
+        headerTurned = headerTurned || oldVisible[p]
       }
     }
     if !result.updatedGroups.isEmpty {
@@ -267,7 +271,7 @@ public struct OutlineState: Sendable {
       if let viewportHeight { s = max(0, min(s, contentHeight - viewportHeight)) }
       result.scrollTop = s
     }
-    if !result.changes.isEmpty { version += 1 }
+    if !result.changes.isEmpty || headerTurned { version += 1 }
     return result
   }
 
