@@ -129,7 +129,8 @@ import Testing
     let s = try ServerProcess.started()
     s.open("untitled:1", smallOutline)
     let good = s.result(
-      "changeOutline", ["uri": "untitled:1", "text": "groups:\n  - {id: a, title: A, expanded: true, rows: [{id: r2, title: R2}]}\n"])
+      "changeOutline",
+      ["uri": "untitled:1", "text": "groups:\n  - {id: a, title: A, expanded: true, rows: [{id: r2, title: R2}]}\n"])
     expectJSON(
       good,
       [
@@ -154,12 +155,16 @@ import Testing
     s.open("untitled:1", smallOutline)
     let old = s.visibleIDs("untitled:1")
     let r = s.result(
-      "changeOutline", ["uri": "untitled:1", "text": .string(smallOutline.replacingOccurrences(of: "title: B", with: "title: B2"))])
-    expectJSON(r["changes"], [["kind": "delete", "start": 3, "count": 1], ["kind": "insert", "start": 3, "count": 1]])
+      "changeOutline",
+      ["uri": "untitled:1", "text": .string(smallOutline.replacingOccurrences(of: "title: B", with: "title: B2"))])
+    expectJSON(
+      r["changes"], [["kind": "delete", "start": 3, "count": 1], ["kind": "insert", "start": 3, "count": 1]])
     let new = s.visibleIDs("untitled:1")
     #expect(old == new)
     // An unchanged text changes nothing, and the version stays.
-    let same = s.result("changeOutline", ["uri": "untitled:1", "text": .string(smallOutline.replacingOccurrences(of: "title: B", with: "title: B2"))])
+    let same = s.result(
+      "changeOutline",
+      ["uri": "untitled:1", "text": .string(smallOutline.replacingOccurrences(of: "title: B", with: "title: B2"))])
     #expect(same["changes"] == [])
     #expect(same["version"] == r["version"])
   }

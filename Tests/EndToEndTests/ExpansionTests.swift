@@ -75,7 +75,8 @@ import Testing
     let r = s.result("toggleSection", ["uri": uri, "section": "b", "scrollTop": 10])
     #expect(r["scrollTop"] == 8)
     #expect(Set(r["updatedGroups"]?.arrayValue ?? []) == ["a", "b"])
-    expectJSON(r["changes"], [["kind": "delete", "start": 1, "count": 2], ["kind": "insert", "start": 2, "count": 1]])
+    expectJSON(
+      r["changes"], [["kind": "delete", "start": 1, "count": 2], ["kind": "insert", "start": 2, "count": 1]])
     #expect(s.visibleIDs("untitled:small") == ["a", "b", "r3", "c"])
   }
 
@@ -110,7 +111,8 @@ import Testing
     let c = s.result("collapseAll", ["uri": uri])
     #expect(c["expanded"] == false)
     #expect(Set(c["updatedGroups"]?.arrayValue ?? []) == ["a", "a1", "b", "c"])
-    expectJSON(c["changes"], [["kind": "delete", "start": 1, "count": 3], ["kind": "delete", "start": 2, "count": 1]])
+    expectJSON(
+      c["changes"], [["kind": "delete", "start": 1, "count": 3], ["kind": "delete", "start": 2, "count": 1]])
     #expect(c["total"] == 3)
   }
 
@@ -173,7 +175,8 @@ import Testing
           r = s.result("toggleSection", ["uri": uri, "section": groups.randomElement(using: &rng)!])
         }
         let new = s.rows("untitled:contacts")
-        expectReplay(r["changes"], from: shown.compactMap { $0["id"]?.stringValue }, to: new.compactMap { $0["id"]?.stringValue })
+        expectReplay(
+          r["changes"], from: shown.compactMap { $0["id"]?.stringValue }, to: new.compactMap { $0["id"]?.stringValue })
         #expect(r["total"]?.intValue == Int64(new.count), "step \(step)")
         shown = new
       }

@@ -40,7 +40,8 @@ import Testing
     let s = try server()
     #expect(s.error("visibleRows", ["uri": uri, "start": -1])["message"] == "\"start\" must be a non-negative integer")
     #expect(s.error("visibleRows", ["uri": uri, "count": -1])["message"] == "\"count\" must be a non-negative integer")
-    #expect(s.error("visibleRows", ["uri": uri, "viewport": ["top": 0]])["message"] == "\"viewport.height\" is missing")
+    #expect(
+      s.error("visibleRows", ["uri": uri, "viewport": ["top": 0]])["message"] == "\"viewport.height\" is missing")
   }
 
   @Test func countIsCappedAt10000AlsoForAViewport() throws {
