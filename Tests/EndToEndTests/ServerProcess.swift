@@ -32,6 +32,7 @@ final class ServerProcess: @unchecked Sendable {
   private var received: [JSONValue] = []
   private var stdoutEnded = false
   private var stderrData = Data()
+  private var stderrEnded = false
   private var nextID: Int64 = 1
   /// The `XDG_STATE_HOME` of this server.
   private(set) var stateDirectory: URL? = nil
@@ -79,8 +80,13 @@ final class ServerProcess: @unchecked Sendable {
         if chunk.isEmpty { break }
         lock.lock()
         stderrData.append(chunk)
+        lock.broadcast()
         lock.unlock()
       }
+      lock.lock()
+      stderrEnded = true
+      lock.broadcast()
+      lock.unlock()
     }
   }
 
@@ -131,7 +137,10 @@ final class ServerProcess: @unchecked Sendable {
     while received.isEmpty && !stdoutEnded {
       if !lock.wait(until: deadline) { break }
     }
-    return received.isEmpty ? nil : received.removeFirst()
+    // Not `received.isEmpty ? nil : …`: JSONValue is ExpressibleByNilLiteral, so that
+    // `nil` would be the JSON null and a timeout would look like a reply.
+    guard !received.isEmpty else { return Optional<JSONValue>.none }
+    return received.removeFirst()
   }
 
   /// Sends a request and returns its whole response (checking the id matches).
@@ -193,6 +202,33 @@ final class ServerProcess: @unchecked Sendable {
       return nil
     }
     return process.terminationStatus
+  }
+
+  /// All of stderr once the process closed it (or what came within `timeout` seconds).
+  func waitForStderrEnd(timeout: Double = 20) -> String {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    lock.lock()
+    defer { lock.unlock() }
+    while !stderrEnded {
+      if !lock.wait(until: deadline) { break }
+    }
+    return String(decoding: stderrData, as: UTF8.self)
+  }
+
+  /// Sends a probe request (an unknown method, answered with an error) and returns every
+  /// message that came before its reply: what the server said to the messages
+  /// written before it. Replies leave in order, so nothing is left to timing.
+  func messagesBeforeProbe(sourceLocation: SourceLocation = #_sourceLocation) -> [JSONValue] {
+    let probe = JSONValue.string("probe-\(nextID)")
+    nextID += 1
+    send(["jsonrpc": "2.0", "id": probe, "method": "noSuchProbeMethod"])
+    var out: [JSONValue] = []
+    while let m = next() {
+      if m["id"] == probe { return out }
+      out.append(m)
+    }
+    Issue.record("no reply to the probe (stderr: \(stderrText))", sourceLocation: sourceLocation)
+    return out
   }
 
   var stderrText: String {

@@ -202,7 +202,9 @@ public struct OutlineState: Sendable {
         scrollTop, before: before, position: position, viewportHeight: viewportHeight)
       self.scrollTop = result.scrollTop
     }
-    if !result.changes.isEmpty { version += 1 }
+    // A visible header whose arrow turned is a change to the visible list even when no
+    // row moved (an empty group); a visible group's open siblings are visible too.
+    if !result.changes.isEmpty || (before != nil && !result.updatedGroups.isEmpty) { version += 1 }
     return result
   }
 
@@ -265,10 +267,12 @@ public struct OutlineState: Sendable {
     // it is hidden, its nearest visible group takes its place.
     let anchor = scrollTop.flatMap { visibleItem(atOffset: $0) }
     var result = ExpansionResult()
+    var headerTurned = false
     for (p, item) in outline.items.enumerated() where item.isGroup {
       if let open = decide(item), open != expanded[p] {
         expanded[p] = open
         result.updatedGroups.append(item.id)
+        headerTurned = headerTurned || oldVisible[p]
       }
     }
     if !result.updatedGroups.isEmpty {
@@ -287,7 +291,7 @@ public struct OutlineState: Sendable {
       result.scrollTop = s
       self.scrollTop = s
     }
-    if !result.changes.isEmpty { version += 1 }
+    if !result.changes.isEmpty || headerTurned { version += 1 }
     return result
   }
 

@@ -1,0 +1,128 @@
+import Foundation
+import JSONRPC
+import Testing
+
+/// The command line: `--help`, `--version`, usage errors and `render`.
+@Suite struct CommandLineTests {
+  static let team = """
+    title: Team
+    groups:
+      - id: g
+        title: Group
+        badge: "★"
+        groups:
+          - id: inner
+            title: Inner
+            rows: [{title: Cy}]
+        rows:
+          - title: Ann
+            detail: one two three four five six
+          - title: Bo
+            active: false
+      - id: h
+        title: Other
+
+    """
+
+  @Test func helpPrintsTheUsageOnStdout() throws {
+    let run = try runServer(["--help"])
+    #expect(run.status == 0)
+    let text = String(decoding: run.stdout, as: UTF8.self)
+    #expect(text.hasPrefix("Usage:\n  outline-server [--framing lsp|ndjson]"))
+    #expect(text.contains("outline-server render FILE [--width N] [--expand all|ID,...]"))
+    #expect(run.stderr == "")
+  }
+
+  @Test func versionPrintsNameAndVersion() throws {
+    let run = try runServer(["--version"])
+    #expect(run.status == 0)
+    #expect(String(decoding: run.stdout, as: UTF8.self) == "outline-server 1.0.0\n")
+  }
+
+  @Test(arguments: [
+    (["--bogus"], "unknown argument --bogus"),
+    (["--framing", "xml"], "--framing must be lsp or ndjson, got \"xml\""),
+    (["--max-message-bytes", "0"], "--max-message-bytes needs a positive integer, got \"0\""),
+    (["--log-level"], "--log-level needs a value"),
+    (["render"], "render needs a FILE"),
+    (["render", "a.yaml", "--width", "wide"], "--width needs a positive integer, got \"wide\""),
+    (["render", "a.yaml", "--color"], "unknown option --color for render"),
+  ])
+  func aUsageErrorIsStatus64WithAMessageOnStderr(_ arguments: [String], _ message: String) throws {
+    let run = try runServer(arguments)
+    #expect(run.status == 64)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.hasPrefix("outline-server: \(message)\nUsage:\n"))
+  }
+
+  @Test func renderDrawsTheWholeOutlineWrappedAtTheWidth() throws {
+    let file = writeFixture(Self.team, name: "team.yaml")
+    let run = try runServer(["render", file.path, "--width", "20", "--expand", "all"])
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(
+      String(decoding: run.stdout, as: UTF8.self) == """
+        Team
+        ▾ Group ★  2/3
+          ▾ Inner  1/1
+            ● Cy
+          ● Ann
+            one two three
+            four five six
+          ○ Bo
+        ▾ Other  0/0
+
+        """)
+  }
+
+  @Test func renderOpensOnlyTheGroupsNamed() throws {
+    let file = writeFixture(Self.team, name: "team.yaml")
+    let run = try runServer(["render", file.path, "--expand", "g"])
+    #expect(run.status == 0)
+    #expect(
+      String(decoding: run.stdout, as: UTF8.self) == """
+        Team
+        ▾ Group ★  2/3
+          ▸ Inner  1/1
+          ● Ann
+            one two three four five six
+          ○ Bo
+        ▸ Other  0/0
+
+        """)
+  }
+
+  @Test func renderOfTheContactsExampleKeepsEveryLineInTheWidth() throws {
+    let file = examplesDirectory().appendingPathComponent("contacts.yaml")
+    let closed = try runServer(["render", file.path, "--width", "40"])
+    #expect(closed.status == 0)
+    let all = try runServer(["render", file.path, "--width", "40", "--expand", "all"])
+    #expect(all.status == 0)
+    let lines = String(decoding: all.stdout, as: UTF8.self).split(separator: "\n")
+    #expect(lines.first == "Contacts")
+    #expect(lines.count > String(decoding: closed.stdout, as: UTF8.self).split(separator: "\n").count)
+    #expect(lines.contains("▾ My Friends  4/10"))
+  }
+
+  @Test func renderOfABadFileIsStatus1WithACompilerStyleMessage() throws {
+    let file = writeFixture("groups:\n  - title: A\n    title: B\n", name: "bad.yaml")
+    let run = try runServer(["render", file.path])
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr == "\(file.path):3:5: error: duplicate key \"title\" [duplicate-key]\n    title: B\n    ^\n")
+  }
+
+  @Test func renderOfAMissingFileIsStatus1() throws {
+    let path = temporaryDirectory().appendingPathComponent("none.yaml").path
+    let run = try runServer(["render", path])
+    #expect(run.status == 1)
+    #expect(run.stderr == "outline-server: cannot read \(path)\n")
+  }
+
+  @Test func renderWithAnUnknownExpandIdIsStatus64() throws {
+    let file = writeFixture(Self.team, name: "team.yaml")
+    let run = try runServer(["render", file.path, "--expand", "g,zz"])
+    #expect(run.status == 64)
+    #expect(run.stderr == "outline-server: no group has id \"zz\"\n")
+  }
+}

@@ -1,0 +1,114 @@
+import OutlineModel
+import OutlineYAML
+import Testing
+
+@testable import OutlineServer
+
+@Suite struct CommandParseTests {
+  @Test func serveOptions() throws {
+    #expect(try Command.parse([]) == .serve(ServerOptions()))
+    var o = ServerOptions()
+    o.framing = .ndjson
+    o.maxMessageBytes = 10
+    o.maxNodes = 5
+    o.logLevel = .debug
+    #expect(
+      try Command.parse([
+        "--framing", "ndjson", "--max-message-bytes", "10", "--max-nodes", "5", "--log-level", "debug",
+      ]) == .serve(o))
+  }
+
+  @Test func helpVersionAndRender() throws {
+    #expect(try Command.parse(["--help"]) == .help)
+    #expect(try Command.parse(["-h"]) == .help)
+    #expect(try Command.parse(["--version"]) == .version)
+    #expect(try Command.parse(["render", "f.yaml"]) == .render(file: "f.yaml", width: 80, expand: nil))
+    #expect(
+      try Command.parse(["render", "--expand", "all", "f.yaml", "--width", "30"])
+        == .render(file: "f.yaml", width: 30, expand: []))
+    #expect(
+      try Command.parse(["render", "-", "--expand", "a,b"]) == .render(file: "-", width: 80, expand: ["a", "b"]))
+  }
+
+  @Test(arguments: [
+    (["--nope"], "unknown argument --nope"),
+    (["--framing"], "--framing needs a value"),
+    (["--max-nodes", "-3"], "--max-nodes needs a positive integer, got \"-3\""),
+    (["--log-level", "loud"], "--log-level must be error, warn, info or debug, got \"loud\""),
+    (["render", "a", "b"], "render takes one FILE, got \"a\" and \"b\""),
+    (["render", "--expand"], "--expand needs a value"),
+  ])
+  func usageErrors(_ args: [String], _ message: String) {
+    #expect(throws: UsageError(message)) { try Command.parse(args) }
+  }
+}
+
+@Suite struct RendererTests {
+  func state(_ text: String, width: Double = 20) throws -> OutlineState {
+    let result = try OutlineLoader.load(Array(text.utf8))
+    let document = try #require(result.document)
+    return OutlineState(outline: Outline(document: document), layout: OutlineRenderer.layout(width: width))
+  }
+
+  @Test func drawsArrowsCountsDotsAndWrappedDetails() throws {
+    var s = try state(
+      """
+      groups:
+        - {id: g, title: G, badge: "!", expanded: true, rows: [{title: A, detail: aaa bbb ccc ddd eee}, {title: B, active: false}]}
+        - {id: h, title: H}
+
+      """, width: 14)
+    #expect(
+      OutlineRenderer(state: s).render() == """
+        ▾ G !  1/2
+          ● A
+            aaa bbb
+            ccc ddd
+            eee
+          ○ B
+        ▸ H  0/0
+
+        """)
+    _ = try s.toggle(0)
+    #expect(OutlineRenderer(state: s).render() == "▸ G !  1/2\n▸ H  0/0\n")
+  }
+
+  @Test func theOutlineTitleComesFirstAndMaxLinesCaps() throws {
+    var s = try state(
+      "title: T\ngroups:\n  - {title: G, expanded: true, rows: [{title: aaaa bbbb cccc dddd}]}\n", width: 8)
+    var l = LayoutOverrides()
+    l.maxLines = 1
+    s.setLayout(l)
+    #expect(OutlineRenderer(state: s).render() == "T\n▾ G  1/1\n  ● aaaa\n")
+  }
+}
+
+@Suite struct DiagnosticFormatterTests {
+  @Test func formatsPathLineColumnSourceAndCaret() throws {
+    let bytes = Array("groups:\n  - title: A\n    title: B\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    let d = try #require(result.diagnostics.first)
+    #expect(
+      DiagnosticFormatter(path: "g.yaml", text: SourceText(bytes)).format(d)
+        == "g.yaml:3:5: error: duplicate key \"title\" [duplicate-key]\n    title: B\n    ^\n")
+  }
+
+  @Test func aWarningKeepsTabsBeforeTheCaret() throws {
+    let bytes = Array("a:\n\tb: 1\n".utf8)
+    let d = Diagnostic(
+      range: SourceRange(start: SourcePosition(line: 1, column: 1), end: SourcePosition(line: 1, column: 2)),
+      severity: .warning, code: "unknown-key", message: "unknown key \"b\"")
+    #expect(
+      DiagnosticFormatter(path: "x.yaml", text: SourceText(bytes)).format(d)
+        == "x.yaml:2:2: warning: unknown key \"b\" [unknown-key]\n\tb: 1\n\t^\n")
+  }
+
+  @Test func aPositionPastTheTextHasNoSourceLine() throws {
+    let d = Diagnostic(
+      range: SourceRange(start: SourcePosition(line: 5, column: 0), end: SourcePosition(line: 5, column: 0)),
+      severity: .error, code: "empty", message: "the file is empty")
+    #expect(
+      DiagnosticFormatter(path: "e.yaml", text: SourceText([UInt8]())).format(d)
+        == "e.yaml:6:1: error: the file is empty [empty]\n")
+  }
+}
