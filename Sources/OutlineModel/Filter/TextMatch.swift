@@ -6,9 +6,12 @@ public struct TextMatch: Sendable {
   public let foldedQuery: String
   private let queryScalars: [Unicode.Scalar]
 
+  private let queryBytes: [UInt8]
+
   public init(query: String) {
     foldedQuery = CaseFolding.fold(query)
     queryScalars = Array(foldedQuery.unicodeScalars)
+    queryBytes = Array(foldedQuery.utf8)
   }
 
   public var isEmpty: Bool { queryScalars.isEmpty }
@@ -16,7 +19,30 @@ public struct TextMatch: Sendable {
   /// Whether an already folded text contains the query.
   /// - Complexity: O(length of `foldedText`) in practice (a byte search of UTF-8).
   public func occurs(inFolded foldedText: String) -> Bool {
-    foldedText.utf8.firstRange(of: foldedQuery.utf8) != nil
+    var text = foldedText
+    return text.withUTF8 { occurs(inFolded: $0) }
+  }
+
+  /// Whether already folded UTF-8 bytes contain the query. Searching bytes is
+  /// exact: UTF-8 is self-synchronising, so a match of a whole folded query
+  /// starts and ends on scalar boundaries.
+  /// - Complexity: O(length of `bytes`) in practice.
+  public func occurs(inFolded bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let q = queryBytes
+    guard let first = q.first else { return true }
+    let m = q.count
+    guard bytes.count >= m else { return false }
+    var i = 0
+    let last = bytes.count - m
+    while i <= last {
+      if bytes[i] == first {
+        var k = 1
+        while k < m && bytes[i + k] == q[k] { k += 1 }
+        if k == m { return true }
+      }
+      i += 1
+    }
+    return false
   }
 
   /// Every non-overlapping occurrence in `text`, leftmost first, as ranges of

@@ -30,7 +30,9 @@ public struct Outline: Sendable {
     items = []
     roots = []
     positionByID = [:]
-    groupCount = 0
+    groupPositions = []
+    parentPositions = []
+    lastChildFlags = []
     var explicit = Set<String>()
     Self.collectIDs(document.groups, into: &explicit)
     var builder = Builder(explicitIDs: explicit)
@@ -40,7 +42,9 @@ public struct Outline: Sendable {
     }
     items = builder.items
     positionByID = builder.positionByID
-    groupCount = items.reduce(0) { $0 + ($1.isGroup ? 1 : 0) }
+    groupPositions = items.indices.filter { items[$0].isGroup }
+    parentPositions = items.map { Int32($0.parent ?? -1) }
+    lastChildFlags = items.map(\.isLastChild)
   }
 
   private static func collectIDs(_ groups: [GroupSpec], into set: inout Set<String>) {
@@ -54,7 +58,14 @@ public struct Outline: Sendable {
   /// Number of items (groups and rows).
   public var count: Int { items.count }
   /// Number of groups.
-  public private(set) var groupCount: Int
+  public var groupCount: Int { groupPositions.count }
+  /// Item positions of every group, in document order.
+  public private(set) var groupPositions: [Int]
+  /// Per item, the position of its parent, or -1: a compact copy of
+  /// ``OutlineItem/parent`` for the loops that visit every item.
+  public private(set) var parentPositions: [Int32]
+  /// Per item, ``OutlineItem/isLastChild``, compact.
+  public private(set) var lastChildFlags: [Bool]
   /// Number of rows.
   public var rowCount: Int { items.count - groupCount }
 

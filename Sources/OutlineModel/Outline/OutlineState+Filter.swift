@@ -12,6 +12,26 @@ struct FilterState: Sendable {
   var matchedRows: [Int]
 }
 
+/// The case-folded titles and details of an outline's rows, in one buffer
+/// (`title NUL detail` per row) so that a filter scans contiguous bytes.
+struct FoldedTexts: Sendable {
+  var bytes: [UInt8] = []
+  /// `bytes[starts[p] ..< starts[p + 1]]` is item `p`'s text (empty for groups).
+  var starts: [Int32] = [0]
+
+  init(_ outline: Outline) {
+    starts.reserveCapacity(outline.count + 1)
+    for item in outline.items {
+      if !item.isGroup {
+        bytes.append(contentsOf: CaseFolding.fold(item.title).utf8)
+        bytes.append(0)
+        if let d = item.detail { bytes.append(contentsOf: CaseFolding.fold(d).utf8) }
+      }
+      starts.append(Int32(bytes.count))
+    }
+  }
+}
+
 /// A row that matches the filter, with where the query occurs in it.
 public struct FilterMatch: Sendable, Equatable {
   public var position: Int
@@ -33,7 +53,7 @@ extension OutlineState {
   /// Whether the item at `position` is the last child of its parent as shown
   /// (while filtered: among the children the filter shows).
   public func isLastChild(_ position: Int) -> Bool {
-    filter?.lastChild[position] ?? outline.items[position].isLastChild
+    filter?.lastChild[position] ?? outline.lastChildFlags[position]
   }
 
   /// Filters the visible list (PROTOCOL §6): it keeps the rows whose title or
@@ -51,7 +71,7 @@ extension OutlineState {
   ) {
     let oldVisible = visibilityFlags()
     let oldExpanded = expanded
-    let oldLast = outline.items.indices.map { isLastChild($0) }
+    let oldLast = filter?.lastChild ?? outline.lastChildFlags
     if query.isEmpty {
       if filter != nil { clearFilter() }
     } else {
@@ -60,8 +80,8 @@ extension OutlineState {
     var result = ExpansionResult()
     let newVisible = visibilityFlags()
     result.changes = Self.changes(from: oldVisible, to: newVisible)
-    for (p, item) in outline.items.enumerated() where item.isGroup && oldExpanded[p] != expanded[p] {
-      result.updatedGroups.append(item.id)
+    for p in outline.groupPositions where oldExpanded[p] != expanded[p] {
+      result.updatedGroups.append(outline.items[p].id)
     }
     if let scrollTop {
       var s = max(0, scrollTop)
@@ -69,7 +89,12 @@ extension OutlineState {
       result.scrollTop = s
       self.scrollTop = s
     }
-    let lastChanged = outline.items.indices.contains { newVisible[$0] && oldLast[$0] != isLastChild($0) }
+    let newLast = filter?.lastChild ?? outline.lastChildFlags
+    var lastChanged = false
+    for p in 0..<outline.count where newVisible[p] && oldLast[p] != newLast[p] {
+      lastChanged = true
+      break
+    }
     if !result.changes.isEmpty || !result.updatedGroups.isEmpty || lastChanged { version += 1 }
     return (result, matches())
   }
@@ -105,33 +130,34 @@ extension OutlineState {
   mutating func applyFilter(_ query: String) {
     let user = filter?.userExpanded ?? expanded
     let match = TextMatch(query: query)
-    if foldedTexts == nil {
-      foldedTexts = outline.items.map { item in
-        item.isGroup ? ("", "") : (CaseFolding.fold(item.title), item.detail.map(CaseFolding.fold) ?? "")
-      }
-    }
+    if foldedTexts == nil { foldedTexts = FoldedTexts(outline) }
     let folded = foldedTexts!
     var shown = [Bool](repeating: false, count: outline.count)
     var matched: [Int] = []
-    for (p, item) in outline.items.enumerated() where !item.isGroup {
-      guard match.occurs(inFolded: folded[p].title) || match.occurs(inFolded: folded[p].detail) else { continue }
-      matched.append(p)
+    folded.bytes.withUnsafeBufferPointer { bytes in
+      for p in 0..<outline.count where !outline.items[p].isGroup {
+        let range = Int(folded.starts[p])..<Int(folded.starts[p + 1])
+        // Title and detail are kept apart by a NUL, which no query contains.
+        if match.occurs(inFolded: UnsafeBufferPointer(rebasing: bytes[range])) { matched.append(p) }
+      }
+    }
+    for p in matched {
       shown[p] = true
-      var a = item.parent
-      while let q = a, !shown[q] {
-        shown[q] = true
-        a = outline.items[q].parent
+      var a = Int(outline.parentPositions[p])
+      while a >= 0, !shown[a] {
+        shown[a] = true
+        a = Int(outline.parentPositions[a])
       }
     }
     // The last shown child of each parent (-1: the top level).
     var lastShown: [Int: Int] = [:]
-    for (p, item) in outline.items.enumerated() where shown[p] { lastShown[item.parent ?? -1] = p }
+    for p in 0..<outline.count where shown[p] { lastShown[Int(outline.parentPositions[p])] = p }
     var lastChild = [Bool](repeating: false, count: outline.count)
     for p in lastShown.values { lastChild[p] = true }
     filter = FilterState(
       query: query, match: match, shown: shown, lastChild: lastChild, userExpanded: user, matchedRows: matched)
     // Ancestors of matches are shown expanded, even under `single`.
-    for p in outline.items.indices where outline.items[p].isGroup {
+    for p in outline.groupPositions {
       expanded[p] = shown[p] ? true : user[p]
     }
     openChild = [:]

@@ -129,8 +129,8 @@ extension OutlineState {
     var user = outline.items.map { $0.isGroup && open.contains($0.id) }
     if policy == .single {
       var seen = Set<Int>()
-      for (p, item) in outline.items.enumerated() where user[p] {
-        if !seen.insert(item.parent ?? -1).inserted { user[p] = false }
+      for p in outline.groupPositions where user[p] {
+        if !seen.insert(Int(outline.parentPositions[p])).inserted { user[p] = false }
       }
     }
     var result = ExpansionResult()
@@ -138,8 +138,8 @@ extension OutlineState {
       filter!.userExpanded = user
     } else {
       let oldVisible = visibilityFlags()
-      for (p, item) in outline.items.enumerated() where item.isGroup && expanded[p] != user[p] {
-        result.updatedGroups.append(item.id)
+      for p in outline.groupPositions where expanded[p] != user[p] {
+        result.updatedGroups.append(outline.items[p].id)
       }
       expanded = user
       rebuildOpenChildren()

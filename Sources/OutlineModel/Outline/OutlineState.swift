@@ -29,7 +29,7 @@ public struct OutlineState: Sendable {
   /// The filter in force, if any (see `filter(_:)`).
   var filter: FilterState? = nil
   /// Case-folded titles and details of the items, made by the first filter.
-  var foldedTexts: [(title: String, detail: String)]? = nil
+  var foldedTexts: FoldedTexts? = nil
   /// The focused item's position, set by `navigate`; kept while hidden.
   public internal(set) var focus: Int? = nil
   /// The last scroll offset a host gave or was given back.
@@ -268,10 +268,10 @@ public struct OutlineState: Sendable {
     let anchor = scrollTop.flatMap { visibleItem(atOffset: $0) }
     var result = ExpansionResult()
     var headerTurned = false
-    for (p, item) in outline.items.enumerated() where item.isGroup {
-      if let open = decide(item), open != expanded[p] {
+    for p in outline.groupPositions {
+      if let open = decide(outline.items[p]), open != expanded[p] {
         expanded[p] = open
-        result.updatedGroups.append(item.id)
+        result.updatedGroups.append(outline.items[p].id)
         headerTurned = headerTurned || oldVisible[p]
       }
     }
@@ -300,9 +300,11 @@ public struct OutlineState: Sendable {
   func visibilityFlags() -> [Bool] {
     var visible = [Bool](repeating: false, count: outline.count)
     let shown = filter?.shown
-    for (p, item) in outline.items.enumerated() {
+    let parents = outline.parentPositions
+    for p in 0..<outline.count {
       if let shown, !shown[p] { continue }
-      if let parent = item.parent {
+      let parent = Int(parents[p])
+      if parent >= 0 {
         visible[p] = visible[parent] && expanded[parent]
       } else {
         visible[p] = true
@@ -379,7 +381,7 @@ public struct OutlineState: Sendable {
   public var expansionByID: [String: Bool] {
     let user = filter?.userExpanded ?? expanded
     var result: [String: Bool] = [:]
-    for (p, item) in outline.items.enumerated() where item.isGroup { result[item.id] = user[p] }
+    for p in outline.groupPositions { result[outline.items[p].id] = user[p] }
     return result
   }
 
@@ -391,8 +393,8 @@ public struct OutlineState: Sendable {
   public mutating func restoreExpansion(_ byID: [String: Bool], after previousVersion: Int) {
     let query = filter?.query
     if query != nil { clearFilter() }
-    for (p, item) in outline.items.enumerated() where item.isGroup {
-      if let open = byID[item.id] { expanded[p] = open }
+    for p in outline.groupPositions {
+      if let open = byID[outline.items[p].id] { expanded[p] = open }
     }
     normalizeSingleSilently()
     if let query { applyFilter(query) } else { rebuildIndex() }
@@ -493,8 +495,8 @@ public struct OutlineState: Sendable {
       return
     }
     var seen = Set<Int>()
-    for (p, item) in outline.items.enumerated() where item.isGroup && expanded[p] {
-      let parent = item.parent ?? -1
+    for p in outline.groupPositions where expanded[p] {
+      let parent = Int(outline.parentPositions[p])
       if seen.contains(parent) { expanded[p] = false } else { seen.insert(parent) }
     }
     rebuildOpenChildren()
@@ -503,8 +505,8 @@ public struct OutlineState: Sendable {
   mutating func rebuildOpenChildren() {
     openChild = [:]
     guard policy == .single, filter == nil else { return }
-    for (p, item) in outline.items.enumerated() where item.isGroup && expanded[p] {
-      openChild[item.parent ?? -1] = p
+    for p in outline.groupPositions where expanded[p] {
+      openChild[Int(outline.parentPositions[p])] = p
     }
   }
 
@@ -513,8 +515,10 @@ public struct OutlineState: Sendable {
   mutating func rebuildIndex() {
     // Collapsed ancestors, plus one for an item the filter hides.
     var above = [Int32](repeating: 0, count: outline.count)
-    for (p, item) in outline.items.enumerated() {
-      if let parent = item.parent { above[p] = above[parent] + (expanded[parent] ? 0 : 1) }
+    let parents = outline.parentPositions
+    for p in 0..<outline.count {
+      let parent = Int(parents[p])
+      if parent >= 0 { above[p] = above[parent] + (expanded[parent] ? 0 : 1) }
     }
     if let shown = filter?.shown {
       for p in above.indices where !shown[p] { above[p] += 1 }
