@@ -4,12 +4,16 @@
 Spawns the server (path from $OUTLINE_SERVER, default .build/debug/outline-
 server under the repository root), speaks JSON-RPC 2.0 to it with LSP
 Content-Length framing, and calls every method of protocol sections 2 to 5
-on examples/contacts.yaml. Every result is validated against the
+on examples/contacts.yaml, and of section 6 (filterOutline, navigate,
+getViewState, setViewState; openOutline with a workDoneToken and its
+$/progress notifications). Every result is validated against the
 <method>.result definition of schemas/protocol.schema.json, every error
 against ResponseError, and every notification the server sends against
 its params definition. A few contract rules that a schema cannot state are
 checked too (change lists rebuild the new visible list, tops add up, ids
-of toggles, exit status 0 after shutdown).
+of toggles, filter matches and ranges, where navigate moves the focus,
+progress order, exit status 0 after shutdown). The server runs with a
+fresh --state-dir, so no saved view state leaks in or out.
 
 Needs PyYAML and jsonschema (4.x):
     apt-get install python3-yaml python3-jsonschema
@@ -54,7 +58,8 @@ with open(ROOT / "schemas" / "protocol.schema.json", encoding="utf-8") as f:
 def validator_for(name):
     if name not in PROTOCOL["$defs"]:
         raise KeyError(f"protocol.schema.json has no $defs/{name}")
-    schema = {"$schema": PROTOCOL["$schema"], "$defs": PROTOCOL["$defs"], "$ref": f"#/$defs/{name}"}
+    pointer = name.replace("~", "~0").replace("/", "~1")  # "$/progress.params" has a slash
+    schema = {"$schema": PROTOCOL["$schema"], "$defs": PROTOCOL["$defs"], "$ref": f"#/$defs/{pointer}"}
     return jsonschema.Draft202012Validator(schema)
 
 
@@ -97,6 +102,8 @@ class Client:
         self.next_id = 1
         self.responses = {}
         self.notifications = []
+        # Per response id: how many notifications had arrived before it.
+        self.notifications_before = {}
         self.inbox = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -153,12 +160,13 @@ class Client:
                 self.notifications.append(message)
         elif isinstance(message, dict) and "id" in message:
             self.responses[json.dumps(message["id"])] = message
+            self.notifications_before[json.dumps(message["id"])] = len(self.notifications)
         else:
             raise RuntimeError(f"unexpected message from server: {message!r}")
 
     def request(self, method, params=None, omit_params=False):
         """Send a request; return the result, or raise ServerError with the error."""
-        rid = self.next_id
+        self.last_id = rid = self.next_id
         self.next_id += 1
         message = {"jsonrpc": "2.0", "id": rid, "method": method}
         if not omit_params:
@@ -265,6 +273,195 @@ def check_rows(s, result, start, label):
     s.expect(good, f"{label}: each top is the previous top + height")
 
 
+def check_progress(s, c, token):
+    """$/progress for token: begin, reports with non-decreasing percentage, end, all before the response."""
+    key = json.dumps(c.last_id)
+    before = c.notifications_before.get(key, len(c.notifications))
+    kinds, percents, late = [], [], 0
+    for i, n in enumerate(c.notifications):
+        if n["method"] != "$/progress" or n.get("params", {}).get("token") != token:
+            continue
+        validate("$/progress.params", n["params"], f"$/progress {n['params']['value'].get('kind')}")
+        kinds.append(n["params"]["value"].get("kind"))
+        if kinds[-1] == "report" and "percentage" in n["params"]["value"]:
+            percents.append(n["params"]["value"]["percentage"])
+        late += i >= before
+    s.expect(kinds[:1] == ["begin"] and kinds[-1:] == ["end"] and set(kinds[1:-1]) <= {"report"},
+             f"$/progress {token}: begin, reports, end", f"got {kinds}")
+    s.expect(percents == sorted(percents), f"$/progress {token}: percentages never go down", f"got {percents}")
+    s.expect(late == 0, f"$/progress {token}: every notification comes before the response")
+
+
+def rows_of(s, uri, label):
+    result = s.call("visibleRows", {"uri": uri}, label=f"visibleRows ({label})")
+    return [] if result is None else result["rows"]
+
+
+def units(text):
+    """text in the negotiated encoding (utf-8 here), as a sequence of code units."""
+    return text.encode("utf-8")
+
+
+def view_state_session(s, uri):
+    """filterOutline, navigate, getViewState, setViewState (PROTOCOL section 6)."""
+    items = rows_of(s, uri, "before filter")
+    before = [r["id"] for r in items]
+    user = s.call("getViewState", {"uri": uri}, label="getViewState (before filter)")
+
+    # A filter with matches.
+    f = s.call("filterOutline", {"uri": uri, "query": "LI"}, label="filterOutline (matches)")
+    shown = rows_of(s, uri, "filtered")
+    if f is not None:
+        check_changes(s, before, f["changes"], [r["id"] for r in shown], "filterOutline")
+        s.expect(f["total"] == len(shown), "filterOutline total is the filtered length")
+        s.expect(f["matches"], "filterOutline 'LI' matches rows")
+        by_id = {r["id"]: r for r in shown}
+        rows = [r for r in shown if r["kind"] == "row"]
+        s.expect([m["id"] for m in f["matches"]] == [r["id"] for r in rows],
+                 "matches list exactly the rows shown, in list order")
+        s.expect(all(by_id.get(m["id"], {}).get("index") == m["index"] for m in f["matches"]),
+                 "each match's index is its row's index")
+        s.expect(all(r["kind"] == "row" or r["expanded"] for r in shown), "groups shown by a filter are open")
+        parents = {r["parent"] for r in rows}
+        s.expect(all(r["kind"] == "row" or any(x["parent"] == r["id"] for x in shown) for r in shown),
+                 "every group shown has a shown child (no group without a match)")
+        s.expect(parents <= set(by_id), "the group of every match is shown")
+        bad = []
+        for m in f["matches"]:
+            r = by_id.get(m["id"], {})
+            for rg in m["ranges"]:
+                text = units(r.get(rg["field"]) or "")
+                piece = text[rg["start"]:rg["start"] + rg["length"]].decode("utf-8", "replace")
+                if piece.casefold() != "li":
+                    bad.append((m["id"], rg, piece))
+            for field in ("title", "detail"):
+                want = (r.get(field) or "").casefold().count("li")
+                if want != sum(rg["field"] == field for rg in m["ranges"]):
+                    bad.append((m["id"], field, "count"))
+        s.expect(not bad, "match ranges cover every occurrence of the query (utf-8 units)", repr(bad[:3]))
+
+    # A filter with no match.
+    f = s.call("filterOutline", {"uri": uri, "query": "no such text anywhere"}, label="filterOutline (no match)")
+    if f is not None:
+        s.expect(f["total"] == 0 and f["matches"] == [] and f["contentHeight"] == 0,
+                 "a filter that matches nothing shows nothing")
+        s.expect(rows_of(s, uri, "no match") == [], "visibleRows is empty under a filter with no match")
+
+    # Filter, toggle a shown group, then clear: the user's expansion comes back.
+    s.call("filterOutline", {"uri": uri, "query": "li"}, label="filterOutline (again)")
+    shown = rows_of(s, uri, "filtered again")
+    group = next((r["id"] for r in shown if r["kind"] == "group"), None)
+    if group is not None:
+        ids = [r["id"] for r in shown]
+        t = s.call("toggleSection", {"uri": uri, "section": group}, label="toggleSection (while filtered)")
+        if t is not None:
+            s.expect(t["expanded"] is False, "a toggle while filtered closes a shown group")
+            check_changes(s, ids, t["changes"], [r["id"] for r in rows_of(s, uri, "toggled while filtered")],
+                          "toggleSection (while filtered)")
+    g = s.call("getViewState", {"uri": uri}, label="getViewState (while filtered)")
+    if g is not None and user is not None:
+        s.expect(g["expanded"] == user["expanded"], "getViewState while filtered reports the user's expansion")
+    ids = [r["id"] for r in rows_of(s, uri, "before clearing")]
+    f = s.call("filterOutline", {"uri": uri, "query": ""}, label="filterOutline (clear)")
+    if f is not None:
+        after = [r["id"] for r in rows_of(s, uri, "cleared")]
+        check_changes(s, ids, f["changes"], after, "filterOutline (clear)")
+        s.expect(after == before and f["matches"] == [], "clearing the filter restores the user's visible list")
+
+    # navigate, every key.
+    items = rows_of(s, uri, "before navigate")
+    if not items:
+        s.expect(False, "navigate needs a visible list")
+        return
+    first, last = items[0], items[-1]
+
+    def nav(frm, key, label):
+        return s.call("navigate", {"uri": uri, "from": frm, "key": key}, label=f"navigate {label}")
+
+    def lands(r, want_id, label):
+        if r is not None:
+            s.expect(r["focus"] == want_id, f"navigate {label} focuses {want_id}", f"got {r['focus']}")
+
+    lands(nav(first["id"], "down", "down"), items[1]["id"] if len(items) > 1 else first["id"], "down")
+    lands(nav(items[1]["id"], "up", "up"), first["id"], "up")
+    lands(nav(first["id"], "up", "up on the first item"), first["id"], "up on the first item")
+    lands(nav(first["id"], "end", "end"), last["id"], "end")
+    lands(nav(last["id"], "down", "down on the last item"), last["id"], "down on the last item")
+    lands(nav(last["id"], "home", "home"), first["id"], "home")
+    closed = next((r for r in items if r["kind"] == "group" and not r["expanded"]), None)
+    if closed is not None:
+        ids = [r["id"] for r in items]
+        r = nav(closed["id"], "right", "right (closed group)")
+        if r is not None:
+            s.expect(r.get("id") == closed["id"] and r.get("expanded") is True and r["focus"] == closed["id"],
+                     "right on a closed group opens it and keeps the focus")
+            now = rows_of(s, uri, "after right")
+            check_changes(s, ids, r.get("changes", []), [x["id"] for x in now], "navigate right")
+            child = next((x for x in now if x["parent"] == closed["id"]), None)
+            if child is not None:
+                lands(nav(closed["id"], "right", "right (open group)"), child["id"], "right (open group)")
+                r2 = nav(child["id"], "left", "left (child)")
+                lands(r2, closed["id"], "left (child)")
+                s.expect(r2 is None or "changes" not in r2, "left to the parent changes no expansion")
+            r = nav(closed["id"], "left", "left (open group)")
+            if r is not None:
+                s.expect(r.get("expanded") is False and r["focus"] == closed["id"],
+                         "left on an open group closes it")
+                check_changes(s, [x["id"] for x in now], r.get("changes", []),
+                              [x["id"] for x in rows_of(s, uri, "after left")], "navigate left")
+    lands(nav(first["id"], "left", "left (top level)"), first["id"], "left (top level)")
+    s.call("visibleRows", {"uri": uri, "viewport": {"top": 0, "height": 4}}, label="visibleRows (page viewport)")
+    items = rows_of(s, uri, "before page keys")
+    r = nav(first["id"], "pageDown", "pageDown")
+    if r is not None:
+        want = next((x for x in items if x["top"] <= 4 < x["top"] + x["height"]), items[-1])
+        s.expect(r["index"] == max(1, want["index"]) or len(items) == 1,
+                 "pageDown moves by the last viewport's height", f"got {r['index']}, want {want['index']}")
+        back = nav(r["focus"], "pageUp", "pageUp")
+        if back is not None:
+            s.expect(back["index"] < r["index"], "pageUp moves up")
+    ids = [x["id"] for x in items]
+    r = nav(first["id"], "expandSiblings", "expandSiblings")
+    if r is not None:
+        s.expect("id" not in r and "expanded" not in r, "expandSiblings has no id/expanded")
+        now = rows_of(s, uri, "after expandSiblings")
+        check_changes(s, ids, r.get("changes", []), [x["id"] for x in now], "navigate expandSiblings")
+        s.expect(all(x["expanded"] for x in now if x["kind"] == "group" and x["parent"] is None),
+                 "expandSiblings opens every top-level group")
+    now = rows_of(s, uri, "before type-ahead")
+    r = nav(now[0]["id"], {"type": "c"}, "type-ahead 'c'")
+    if r is not None:
+        want = next((x for x in now[1:] + now[:1] if x["title"].casefold().startswith("c")), now[0])
+        lands(r, want["id"], "type-ahead 'c'")
+    r = nav(now[0]["id"], {"type": "Fam"}, "type-ahead 'Fam'")
+    if r is not None:
+        want = next((x for x in now if x["title"].casefold().startswith("fam")), now[0])
+        lands(r, want["id"], "type-ahead 'Fam'")
+    s.expect_error("navigate", {"uri": uri, "from": "no-such-item", "key": "down"}, -32012, "navigate from an unknown id")
+    s.expect_error("navigate", {"uri": uri, "from": now[0]["id"], "key": "sideways"}, -32602,
+                   "navigate with an unknown key")
+
+    # getViewState / setViewState.
+    g = s.call("getViewState", {"uri": uri}, label="getViewState (after navigate)")
+    if g is not None and r is not None:
+        s.expect(g.get("focus") == r["focus"], "getViewState reports the focus navigate set")
+    ids = [x["id"] for x in rows_of(s, uri, "before setViewState")]
+    v = s.call("setViewState", {"uri": uri, "expanded": ["family", "no-such-group"], "focus": "mum",
+                                "scrollTop": 2}, label="setViewState")
+    if v is not None:
+        now = rows_of(s, uri, "after setViewState")
+        check_changes(s, ids, v["changes"], [x["id"] for x in now], "setViewState")
+        s.expect([x["id"] for x in now if x["kind"] == "group" and x.get("expanded")] == ["family"],
+                 "setViewState.expanded is the whole set of open groups")
+        s.expect(v.get("scrollTop") == 2, "setViewState returns the scrollTop given")
+    g = s.call("getViewState", {"uri": uri}, label="getViewState (after setViewState)")
+    if g is not None:
+        s.expect(g == {"expanded": ["family"], "focus": "mum", "scrollTop": 2},
+                 "getViewState gives back what setViewState set", json.dumps(g))
+    if user is not None:
+        s.call("setViewState", {"uri": uri, "expanded": user["expanded"]}, label="setViewState (restore)")
+
+
 def expected_counts(doc):
     groups = rows = 0
     visible = 0
@@ -303,7 +500,9 @@ def run(c):
     s.expect_error("noSuchMethod", {}, -32601, "an unknown method")
 
     # Documents.
-    opened = s.call("openOutline", {"uri": file_uri}, label="openOutline (file: uri)")
+    opened = s.call("openOutline", {"uri": file_uri, "workDoneToken": "open-1"},
+                    label="openOutline (file: uri, workDoneToken)")
+    check_progress(s, c, "open-1")
     if opened is not None:
         s.expect((opened["groupCount"], opened["rowCount"], opened["total"]) == (n_groups, n_rows, n_visible),
                  "openOutline counts the file's groups, rows and visible items",
@@ -420,6 +619,8 @@ def run(c):
         s.expect(any(d["severity"] == 1 for d in bad["diagnostics"]), "a bad changeOutline reports an error")
         s.expect(version is None or bad["version"] == version, "a failed write keeps the version")
 
+    view_state_session(s, file_uri)
+
     # Closing.
     s.expect(s.call("closeOutline", {"uri": mem_uri}) is None, "closeOutline answers null")
     s.expect_error("visibleRows", {"uri": mem_uri}, -32010, "visibleRows after closeOutline")
@@ -444,7 +645,8 @@ def main():
         print("build it with `swift build`, or set OUTLINE_SERVER", file=sys.stderr)
         print("0 passed, 1 failed")
         return 1
-    c = Client([SERVER])
+    state_dir = tempfile.TemporaryDirectory()
+    c = Client([SERVER, "--state-dir", state_dir.name])
     try:
         run(c)
     except Exception as e:  # noqa: BLE001 - the session cannot go on
@@ -454,6 +656,7 @@ def main():
             print("server stderr (last lines):\n" + tail, file=sys.stderr)
     finally:
         c.kill()
+        state_dir.cleanup()
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

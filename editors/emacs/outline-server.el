@@ -160,6 +160,13 @@
     (define-key m (kbd "z a") #'outline-server-toggle)
     (define-key m (kbd "z R") #'outline-server-expand-all)
     (define-key m (kbd "z M") #'outline-server-collapse-all)
+    (dolist (k '(("n" . "down") ("p" . "up") ("<down>" . "down") ("<up>" . "up")
+                 ("f" . "right") ("b" . "left") ("<right>" . "right") ("<left>" . "left")
+                 ("<" . "home") (">" . "end") ("M-<" . "home") ("M->" . "end") ("*" . "expandSiblings")))
+      (let ((key (cdr k)))
+        (define-key m (kbd (car k)) (lambda () (interactive) (outline-server-navigate key)))))
+    (define-key m (kbd "s") #'outline-server-filter)
+    (define-key m (kbd "/") #'outline-server-filter)
     m))
 
 (define-derived-mode outline-server-pane-mode special-mode "Outline"
@@ -291,6 +298,37 @@
          (id (and row (plist-get row :id))))
     (unless (cdr (outline-server--request method (list :uri (outline-server--p 'uri))))
       (outline-server--refresh)
+      (while (and id (not (gethash id (outline-server--p 'row-line))))
+        (setq id (plist-get (cl-find id old :key (lambda (r) (plist-get r :id)) :test #'equal) :parent)))
+      (outline-server--goto id))))
+
+(defun outline-server-navigate (key)
+  "Move point with the navigate KEY (\"down\", \"up\", \"right\", \"left\", \"home\",
+\"end\", \"expandSiblings\" or (:type TEXT)): the server decides where the
+focus goes and what opens or closes."
+  (let ((row (outline-server--row-at-point)))
+    (when row
+      (let ((res (outline-server--request
+                  :navigate (list :uri (outline-server--p 'uri) :from (plist-get row :id) :key key))))
+        (unless (cdr res)
+          (when (plist-member (car res) :changes) (outline-server--refresh))
+          (setf (outline-server--p 'focus) (plist-get (car res) :focus))
+          (outline-server--goto (plist-get (car res) :focus))
+          (let ((win (get-buffer-window (current-buffer))))
+            (when win (set-window-point win (point)))))))))
+
+(defun outline-server-filter (query)
+  "Show only the rows containing QUERY (case-insensitive) and their groups.
+An empty QUERY clears the filter."
+  (interactive (list (read-string "Filter: " (outline-server--p 'query))))
+  (let* ((row (outline-server--row-at-point)) (old (outline-server--p 'rows))
+         (id (and row (plist-get row :id)))
+         (res (outline-server--request :filterOutline (list :uri (outline-server--p 'uri) :query query))))
+    (unless (cdr res)
+      (setf (outline-server--p 'query) (unless (string-empty-p query) query))
+      (outline-server--refresh)
+      (let ((first (car (append (plist-get (car res) :matches) nil))))
+        (when first (setq id (plist-get first :id))))
       (while (and id (not (gethash id (outline-server--p 'row-line))))
         (setq id (plist-get (cl-find id old :key (lambda (r) (plist-get r :id)) :test #'equal) :parent)))
       (outline-server--goto id))))

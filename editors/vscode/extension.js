@@ -112,6 +112,24 @@ function activate(context) {
     }),
     vscode.commands.registerCommand('outlineServer.expandAll', async () => { if (session) { await session.expandAll(); emitter.fire(); } }),
     vscode.commands.registerCommand('outlineServer.collapseAll', async () => { if (session) { await session.collapseAll(); emitter.fire(); } }),
+    vscode.commands.registerCommand('outlineServer.filter', async () => {
+      if (!session) return;
+      const query = await vscode.window.showInputBox({ prompt: 'Filter the outline (empty clears)', value: session.query || '' });
+      if (query === undefined) return;
+      const result = await session.filter(query);
+      emitter.fire();
+      const first = result.matches[0] && session.row(result.matches[0].id);
+      if (first) view.reveal(first, { select: true, focus: true });
+    }),
+    ...['down', 'up', 'right', 'left', 'home', 'end', 'expandSiblings'].map((key) =>
+      vscode.commands.registerCommand(`outlineServer.navigate.${key}`, async () => {
+        const from = view.selection[0];
+        if (!session || !from) return;
+        const result = await session.navigate(from.id, key);
+        if (result.changes) emitter.fire();
+        const row = session.row(result.focus);
+        if (row) view.reveal(row, { select: true, focus: true });
+      })),
     vscode.window.onDidChangeActiveTextEditor((ed) => ed && showDocument(ed.document)),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document !== sessionDoc) return;

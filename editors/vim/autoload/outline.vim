@@ -461,6 +461,51 @@ export def CollapseAll()
   All('collapseAll')
 enddef
 
+# Moves the cursor with a navigate key ('down', 'up', 'right', 'left',
+# 'home', 'end', 'expandSiblings' or {type: text}): the server decides where
+# the focus goes and what opens or closes.
+export def Navigate(key: any)
+  var pane = get(panes, string(bufnr()), {})
+  if pane == {} || !pane.open
+    return
+  endif
+  var row = RowUnderCursor(pane)
+  if row == v:null
+    return
+  endif
+  var [result, err] = Request('navigate', {uri: pane.uri, from: row.id, key: key})
+  if err != {}
+    echomsg 'outline: navigate: ' .. get(err, 'message', '')
+    return
+  endif
+  if has_key(result, 'changes')
+    Refresh(pane)
+  endif
+  pane.focus = result.focus
+  Place(pane, result.focus, 0, [])
+enddef
+
+# Filters the pane to the rows containing `query` and their groups; an
+# empty query clears the filter. With v:none, prompts for the query.
+export def Filter(query: any = v:none)
+  var pane = get(panes, string(bufnr()), {})
+  if pane == {} || !pane.open
+    return
+  endif
+  var q = type(query) == v:t_string ? query : input('Filter: ', get(pane, 'query', ''))
+  var row = RowUnderCursor(pane)
+  var old_rows = pane.rows
+  var [result, err] = Request('filterOutline', {uri: pane.uri, query: q})
+  if err != {}
+    echomsg 'outline: filterOutline: ' .. get(err, 'message', '')
+    return
+  endif
+  pane.query = q
+  Refresh(pane)
+  var target = result.matches != [] ? result.matches[0].id : (row == v:null ? v:null : row.id)
+  Place(pane, target, 0, old_rows)
+enddef
+
 export def Pane(buf: number): dict<any>
   return get(panes, string(buf), {})
 enddef
@@ -523,6 +568,12 @@ export def Open(file: string)
   nnoremap <buffer> <silent> zR <ScriptCmd>ExpandAll()<CR>
   nnoremap <buffer> <silent> zM <ScriptCmd>CollapseAll()<CR>
   nnoremap <buffer> <silent> q <Cmd>close<CR>
+  for [lhs, key] in [['j', 'down'], ['k', 'up'], ['l', 'right'], ['h', 'left'], ['gg', 'home'], ['G', 'end'],
+      ['*', 'expandSiblings'], ['<Down>', 'down'], ['<Up>', 'up'], ['<Right>', 'right'], ['<Left>', 'left'],
+      ['<Home>', 'home'], ['<End>', 'end']]
+    execute 'nnoremap <buffer> <silent> ' .. lhs .. ' <ScriptCmd>Navigate(' .. string(key) .. ')<CR>'
+  endfor
+  nnoremap <buffer> <silent> / <ScriptCmd>Filter()<CR>
   execute 'autocmd BufWipeout <buffer=' .. buf .. '> ++once call outline#ClosedPane(' .. buf .. ')'
   if OpenOutline(pane, text)
     Relayout(pane)

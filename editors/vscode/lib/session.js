@@ -57,6 +57,27 @@ class OutlineSession {
     return result;
   }
 
+  /** filterOutline: only rows containing `query` (case-insensitive) and
+   *  their groups stay; '' clears. Keeps `query` and `matches`. */
+  async filter(query) {
+    const result = await this.client.request('filterOutline', { uri: this.uri, query });
+    this.query = query || undefined;
+    this.matches = result.matches;
+    await this.refresh();
+    return result;
+  }
+
+  /** navigate from the item `from` with `key` ('down', 'up', 'right',
+   *  'left', 'home', 'end', 'pageDown', 'pageUp', 'expandSiblings' or
+   *  {type: text}); refreshes when the expansion changed. Returns the
+   *  server's answer; `focus` is the new focused id. */
+  async navigate(from, key) {
+    const result = await this.client.request('navigate', { uri: this.uri, from, key });
+    this.focus = result.focus;
+    if (result.changes) await this.refresh();
+    return result;
+  }
+
   async expandAll() { const r = await this.client.request('expandAll', { uri: this.uri }); await this.refresh(); return r; }
 
   async collapseAll() { const r = await this.client.request('collapseAll', { uri: this.uri }); await this.refresh(); return r; }

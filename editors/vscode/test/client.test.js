@@ -58,6 +58,40 @@ test('pane against the real server', async (t) => {
   await session.toggle('family');
   const good = session.text();
 
+  // filter: only the matching rows and their groups; '' clears
+  const before = session.text();
+  const f = await session.filter('lisbon');
+  assert.deepEqual(f.matches.map((m) => m.id), ['alice-chen']);
+  const lines = session.text().split('\n').filter(Boolean);
+  assert.equal(lines[0], '▾ My Friends  4/10');
+  assert.equal(lines[1], '  ● Alice Chen');
+  assert.ok(lines.slice(2).every((l) => l.startsWith('    ')), session.text());
+  assert.equal(session.query, 'lisbon');
+  await session.filter('');
+  assert.equal(session.text(), before);
+
+  // navigate: the server moves the focus and applies expansion changes
+  await session.toggle('friends', { expanded: true });
+  const ids = session.rows.map((r) => r.id);
+  assert.equal((await session.navigate(ids[0], 'down')).focus, ids[1]);
+  assert.equal((await session.navigate(ids[1], 'up')).focus, ids[0]);
+  assert.equal((await session.navigate(ids[0], 'end')).focus, ids[ids.length - 1]);
+  assert.equal((await session.navigate(ids[ids.length - 1], 'home')).focus, ids[0]);
+  assert.equal((await session.navigate('zhang-wei', 'left')).focus, 'friends');
+  const closed = await session.navigate('friends', 'left');
+  assert.equal(closed.expanded, false);
+  assert.ok(session.text().startsWith('▸ My Friends  4/10\n'));
+  await session.navigate('friends', 'right');
+  assert.ok(session.text().startsWith('▾ My Friends  4/10\n'));
+  assert.equal((await session.navigate('friends', 'right')).focus, 'zhang-wei');
+  await session.collapseAll();
+  await session.navigate('friends', 'expandSiblings');
+  assert.ok(session.children(null).every((g) => g.expanded));
+  assert.equal(session.focus, 'friends');
+  await session.collapseAll();
+  await session.toggle('family');
+  assert.equal(session.text(), good);
+
   // resize: re-layout
   await session.setWidth(60);
   assert.equal(session.width, 60);

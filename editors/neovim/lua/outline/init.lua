@@ -422,6 +422,47 @@ function M.expand_all(buf) all(buf, 'expandAll') end
 
 function M.collapse_all(buf) all(buf, 'collapseAll') end
 
+-- Moves the cursor with a navigate key (down, up, right, left, home, end,
+-- pageDown, pageUp, expandSiblings or {type = text}); the server decides
+-- where the focus goes and what opens or closes.
+function M.navigate(buf, key)
+  local pane = pane_of(buf)
+  if not pane or not pane.open then return end
+  local row = row_under_cursor(pane)
+  if not row then return end
+  local result, err = M.client():request_sync('navigate', { uri = pane.uri, from = row.id, key = key })
+  if err then
+    notify_error('navigate: ' .. err_text(err))
+    return
+  end
+  if result.changes then M.refresh(pane) end
+  pane.focus = result.focus
+  place(pane, result.focus)
+end
+
+-- Filters the pane to the rows that contain `query` (and their groups);
+-- an empty query clears the filter. Without `query`, prompts for it.
+function M.filter(buf, query)
+  local pane = pane_of(buf)
+  if not pane or not pane.open then return end
+  if query == nil then
+    local ok, text = pcall(vim.fn.input, 'Filter: ', pane.query or '')
+    if not ok then return end
+    query = text
+  end
+  local row = row_under_cursor(pane)
+  local old_rows = pane.rows
+  local result, err = M.client():request_sync('filterOutline', { uri = pane.uri, query = query })
+  if err then
+    notify_error('filterOutline: ' .. err_text(err))
+    return
+  end
+  pane.query = query ~= '' and query or nil
+  M.refresh(pane)
+  local first = result.matches[1]
+  place(pane, first and first.id or (row and row.id), nil, old_rows)
+end
+
 local function close_pane(buf)
   local pane = panes[buf]
   if not pane then return end
@@ -487,6 +528,13 @@ function M.open(file)
   map('zR', function() M.expand_all(buf) end)
   map('zM', function() M.collapse_all(buf) end)
   map('q', function() vim.api.nvim_win_close(0, true) end)
+  local keys = {
+    j = 'down', k = 'up', l = 'right', h = 'left', gg = 'home', G = 'end', ['*'] = 'expandSiblings',
+    ['<Down>'] = 'down', ['<Up>'] = 'up', ['<Right>'] = 'right', ['<Left>'] = 'left',
+    ['<Home>'] = 'home', ['<End>'] = 'end',
+  }
+  for lhs, key in pairs(keys) do map(lhs, function() M.navigate(buf, key) end) end
+  map('/', function() M.filter(buf) end)
   vim.api.nvim_create_autocmd('BufWipeout', { group = group, buffer = buf, callback = function() close_pane(buf) end })
   if open_outline(pane, text) then
     M.relayout(pane)
