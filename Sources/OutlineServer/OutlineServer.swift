@@ -90,6 +90,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   private func handleNotification(_ message: IncomingMessage) {
     switch message.method {
     case "exit":
+      saveViewStates(all: true)
       exitProcess(exitStatus)
     default:
       // `initialized` and unknown notifications are ignored, as LSP asks.
@@ -107,6 +108,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// Methods after which a file's view state is saved (debounced).
   static let viewStateMethods: Set<String> = [
     "changeOutline", "toggleSection", "expandAll", "collapseAll", "visibleRows", "navigate", "setViewState",
+    "filterOutline",
   ]
 
   private func dispatch(_ method: String, _ p: Params, _ c: CancellationToken) throws(ResponseError) -> JSONValue {
@@ -184,6 +186,13 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
       self.saveViewStates(all: false)
       self.lock.unlock()
     }
+  }
+
+  /// Saves the view state of every open file outline now (at the end of input).
+  public func saveAllViewStates() {
+    lock.lock()
+    defer { lock.unlock() }
+    saveViewStates(all: true)
   }
 
   /// Saves the view state of the changed file outlines (every file outline with `all`).

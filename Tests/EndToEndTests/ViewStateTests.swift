@@ -169,3 +169,25 @@ import Testing
     #expect(s.stderrText.contains("cannot save the view state"))
   }
 }
+
+@Suite struct ViewStateSavingTests {
+  @Test func aChangeJustBeforeTheEndOfInputIsSaved() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("o.yaml")
+    try ViewStateTests.yaml.write(to: file, atomically: true, encoding: .utf8)
+    let uri = JSONValue.string(file.absoluteString)
+    let state = dir.appendingPathComponent("state").path
+    let a = try ServerProcess(arguments: ["--state-dir", state])
+    a.initialize()
+    _ = a.result("openOutline", ["uri": uri])
+    _ = a.result("toggleSection", ["uri": uri, "section": "family"])
+    // No shutdown: the input just ends.
+    #expect(a.finish() == 1)
+    let b = try ServerProcess(arguments: ["--state-dir", state])
+    b.initialize()
+    _ = b.result("openOutline", ["uri": uri])
+    #expect(b.result("getViewState", ["uri": uri])["expanded"] == ["family"])
+  }
+}

@@ -19,6 +19,7 @@ public enum ServeCommand {
     server.sendNotification = { method, params in connection.sendNotification(method: method, params: params) }
     switch connection.run(handler: server) {
     case .endOfInput:
+      server.saveAllViewStates()
       exit(server.exitStatus)
     case .brokenFraming(let reason):
       log.error("cannot read the next message: \(reason)")
