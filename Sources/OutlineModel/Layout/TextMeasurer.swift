@@ -6,6 +6,10 @@
 /// - A word that does not fit after other words starts a new line; a word
 ///   longer than a whole line is cut between grapheme clusters. Spaces where
 ///   a line breaks hang (take no width); leading spaces have width.
+/// - Closing punctuation (Line_Break CL, CP, EX, IS, and NS punctuation:
+///   `。，、）」！？：`…, UAX #14 LB13/LB16) does not start a line where that
+///   can be avoided: the break before it that a wide cluster would give is
+///   not taken, so the cluster before it moves to the next line with it.
 /// - A tab advances to the next multiple of `tabSize × narrowWidth`.
 /// - A width too small for one cluster still puts one cluster on each line.
 ///
@@ -18,7 +22,7 @@ public struct TextMeasurer: Sendable {
   public var tabSize: Int
 
   public init(
-    widths: any ClusterWidthTable = NarrowClusterWidths(), narrowWidth: Double = 1, wideWidth: Double = 2,
+    widths: any ClusterWidthTable = UnicodeClusterWidths(), narrowWidth: Double = 1, wideWidth: Double = 2,
     tabSize: Int = 8
   ) {
     self.widths = widths
@@ -28,7 +32,7 @@ public struct TextMeasurer: Sendable {
   }
 
   /// Builds a measurer for a layout's advances and tab size.
-  public init(layout: Layout, widths: any ClusterWidthTable = NarrowClusterWidths()) {
+  public init(layout: Layout, widths: any ClusterWidthTable = UnicodeClusterWidths()) {
     self.init(widths: widths, narrowWidth: layout.narrowWidth, wideWidth: layout.wideWidth, tabSize: layout.tabSize)
   }
 
@@ -86,6 +90,8 @@ public struct TextMeasurer: Sendable {
     // The last break opportunity on this line: where the next line would start, and x there.
     var breakAt: String.Index? = nil
     var xAtBreak: Double = 0
+    // Whether the cluster before `i` is wide: then `i` is a break opportunity.
+    var prevWide = false
     var i = text.startIndex
     while i < text.endIndex {
       let c = text[i]
@@ -95,10 +101,12 @@ public struct TextMeasurer: Sendable {
         lineStart = next
         x = 0
         breakAt = nil
+        prevWide = false
         i = next
         continue
       }
       if c == " " || c == "\t" {
+        prevWide = false
         x += advance(of: c, at: x)
         breakAt = next
         xAtBreak = x
@@ -112,10 +120,11 @@ public struct TextMeasurer: Sendable {
       case .narrow: w = narrowWidth
       case .wide: w = wideWidth
       }
-      if cls == .wide && i > lineStart {
+      if (cls == .wide || prevWide) && i > lineStart && !Self.isClosingPunctuation(c) {
         breakAt = i
         xAtBreak = x
       }
+      prevWide = cls == .wide
       if x + w > limit && x > 0 {
         if let b = breakAt, b > lineStart {
           // Move the word after the last opportunity to a new line.
@@ -133,12 +142,19 @@ public struct TextMeasurer: Sendable {
         }
       }
       x += w
-      if cls == .wide || c == "\u{200B}" {
+      if c == "\u{200B}" {
         breakAt = next
         xAtBreak = x
       }
       i = next
     }
     body(text[lineStart..<text.endIndex])
+  }
+
+  /// Whether `c` is punctuation that does not start a line (its first scalar
+  /// is in Line_Break CL, CP, EX, IS, or NS punctuation).
+  static func isClosingPunctuation(_ c: Character) -> Bool {
+    guard let first = c.unicodeScalars.first else { return false }
+    return UnicodeClusterWidths.contains(UnicodeWidthData.noLineStart, first.value)
   }
 }
