@@ -54,6 +54,9 @@ import Testing
     ("\u{1160}", .zero),
     ("\u{3099}", .zero),
     ("\u{3164}", .zero),
+    ("\u{93E}", .zero),
+    ("\u{915}\u{93F}", .narrow),
+    ("\u{115F}\u{1161}", .wide),
     // A cluster begun by a zero-width prepend takes the class of its base.
     ("\u{600}1", .narrow),
   ])

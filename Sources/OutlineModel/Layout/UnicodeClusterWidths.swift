@@ -12,8 +12,9 @@
 /// - otherwise of the class of its first scalar that is not zero-width:
 ///   **wide** for East Asian Width W or F (UAX #11), else **narrow**. A
 ///   text-presentation character alone (U+263A) is narrow;
-/// - **zero** when all its scalars are zero-width: general category Mn, Me,
-///   Cf, Cc, Zl or Zp, Default_Ignorable_Code_Point, or a conjoining Hangul
+/// - **zero** when all its scalars are zero-width: general category Mn, Mc, Me,
+///   Cf, Cc, Zl or Zp, Default_Ignorable_Code_Point (but U+115F HANGUL
+///   CHOSEONG FILLER, which begins a wide syllable), or a conjoining Hangul
 ///   vowel or final (U+1160–U+11FF, U+D7B0–U+D7FF).
 ///
 /// Clusters are Swift `Character`s: extended grapheme clusters (UAX #29).
