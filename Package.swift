@@ -24,6 +24,8 @@ let package = Package(
     // The server: wires the model to the transport.
     .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
     .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),
+    // Prints the speed of `auto` layout: swift run -c release layout-bench [FILE].
+    .executableTarget(name: "layout-bench", dependencies: ["OutlineModel", "OutlineYAML"]),
     .testTarget(name: "OutlineModelTests", dependencies: ["OutlineModel"]),
     .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),

@@ -40,7 +40,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
 
   public init(
     options: ServerOptions = ServerOptions(), log: Logger = Logger(),
-    widths: any ClusterWidthTable = NarrowClusterWidths(),
+    widths: any ClusterWidthTable = UnicodeClusterWidths(),
     exitProcess: @escaping @Sendable (Int32) -> Void
   ) {
     self.options = options

@@ -8,7 +8,7 @@ public struct RowHeights: Sendable {
   public let layout: Layout
   public let measurer: TextMeasurer
 
-  public init(layout: Layout, widths: any ClusterWidthTable = NarrowClusterWidths()) {
+  public init(layout: Layout, widths: any ClusterWidthTable = UnicodeClusterWidths()) {
     self.layout = layout
     self.measurer = TextMeasurer(layout: layout, widths: widths)
   }

@@ -6,29 +6,52 @@
 /// - A word that does not fit after other words starts a new line; a word
 ///   longer than a whole line is cut between grapheme clusters. Spaces where
 ///   a line breaks hang (take no width); leading spaces have width.
+/// - Closing punctuation (Line_Break CL, CP, EX, IS, and NS punctuation:
+///   `。，、）」！？：`…, UAX #14 LB13/LB16) does not start a line where that
+///   can be avoided: the break before it that a wide cluster would give is
+///   not taken, so the cluster before it moves to the next line with it.
 /// - A tab advances to the next multiple of `tabSize × narrowWidth`.
 /// - A width too small for one cluster still puts one cluster on each line.
 ///
 /// Grapheme clusters are Swift `Character`s (UAX #29); their widths come
 /// from a ``ClusterWidthTable``.
 public struct TextMeasurer: Sendable {
-  public var widths: any ClusterWidthTable
-  public var narrowWidth: Double
-  public var wideWidth: Double
+  public var widths: any ClusterWidthTable {
+    didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
+  }
+  public var narrowWidth: Double {
+    didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
+  }
+  public var wideWidth: Double {
+    didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
+  }
+  /// The advance of each ASCII scalar alone, from `widths`: the fast path.
+  private var asciiAdvances: [Double]
   public var tabSize: Int
 
   public init(
-    widths: any ClusterWidthTable = NarrowClusterWidths(), narrowWidth: Double = 1, wideWidth: Double = 2,
+    widths: any ClusterWidthTable = UnicodeClusterWidths(), narrowWidth: Double = 1, wideWidth: Double = 2,
     tabSize: Int = 8
   ) {
     self.widths = widths
     self.narrowWidth = narrowWidth
     self.wideWidth = wideWidth
     self.tabSize = tabSize
+    self.asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth)
+  }
+
+  private static func asciiAdvances(_ widths: any ClusterWidthTable, _ narrow: Double, _ wide: Double) -> [Double] {
+    (0..<128).map { v in
+      switch widths.widthClass(of: Character(Unicode.Scalar(UInt8(v)))) {
+      case .zero: 0
+      case .narrow: narrow
+      case .wide: wide
+      }
+    }
   }
 
   /// Builds a measurer for a layout's advances and tab size.
-  public init(layout: Layout, widths: any ClusterWidthTable = NarrowClusterWidths()) {
+  public init(layout: Layout, widths: any ClusterWidthTable = UnicodeClusterWidths()) {
     self.init(widths: widths, narrowWidth: layout.narrowWidth, wideWidth: layout.wideWidth, tabSize: layout.tabSize)
   }
 
@@ -86,8 +109,60 @@ public struct TextMeasurer: Sendable {
     // The last break opportunity on this line: where the next line would start, and x there.
     var breakAt: String.Index? = nil
     var xAtBreak: Double = 0
+    // Whether the cluster before `i` is wide: then `i` is a break opportunity.
+    var prevWide = false
     var i = text.startIndex
-    while i < text.endIndex {
+    let utf8 = text.utf8
+    let end = text.endIndex
+    while i < end {
+      // Fast path: an ASCII byte followed by another (or the end) is a whole
+      // cluster (UAX #29 breaks between ASCII scalars except in CR LF).
+      let byte = utf8[i]
+      if byte < 0x80 && byte != 0x0D {
+        let j = utf8.index(after: i)
+        if j == end || utf8[j] < 0x80 {
+          if byte == 0x0A {
+            body(text[lineStart..<i])
+            lineStart = j
+            x = 0
+            breakAt = nil
+            prevWide = false
+            i = j
+            continue
+          }
+          if byte == 0x20 || byte == 0x09 {
+            x += byte == 0x09 ? advance(of: "\t", at: x) : asciiAdvances[0x20]
+            prevWide = false
+            breakAt = j
+            xAtBreak = x
+            i = j
+            continue
+          }
+          let w = asciiAdvances[Int(byte)]
+          if prevWide && i > lineStart && !Self.isClosingPunctuation(byte: byte) {
+            breakAt = i
+            xAtBreak = x
+          }
+          prevWide = false
+          if x + w > limit && x > 0 {
+            if let b = breakAt, b > lineStart {
+              body(text[lineStart..<b])
+              lineStart = b
+              x -= xAtBreak
+              breakAt = nil
+            }
+            if x + w > limit && x > 0 {
+              body(text[lineStart..<i])
+              lineStart = i
+              x = 0
+              breakAt = nil
+            }
+          }
+          x += w
+          i = j
+          continue
+        }
+      }
       let c = text[i]
       let next = text.index(after: i)
       if c == "\n" || c == "\r\n" || c == "\u{2028}" {
@@ -95,10 +170,12 @@ public struct TextMeasurer: Sendable {
         lineStart = next
         x = 0
         breakAt = nil
+        prevWide = false
         i = next
         continue
       }
       if c == " " || c == "\t" {
+        prevWide = false
         x += advance(of: c, at: x)
         breakAt = next
         xAtBreak = x
@@ -112,10 +189,11 @@ public struct TextMeasurer: Sendable {
       case .narrow: w = narrowWidth
       case .wide: w = wideWidth
       }
-      if cls == .wide && i > lineStart {
+      if (cls == .wide || prevWide) && i > lineStart && !Self.isClosingPunctuation(c) {
         breakAt = i
         xAtBreak = x
       }
+      prevWide = cls == .wide
       if x + w > limit && x > 0 {
         if let b = breakAt, b > lineStart {
           // Move the word after the last opportunity to a new line.
@@ -133,12 +211,23 @@ public struct TextMeasurer: Sendable {
         }
       }
       x += w
-      if cls == .wide || c == "\u{200B}" {
+      if c == "\u{200B}" {
         breakAt = next
         xAtBreak = x
       }
       i = next
     }
     body(text[lineStart..<text.endIndex])
+  }
+
+  /// Whether `c` is punctuation that does not start a line (its first scalar
+  /// is in Line_Break CL, CP, EX, IS, or NS punctuation).
+  static func isClosingPunctuation(byte: UInt8) -> Bool {
+    UnicodeClusterWidths.contains(UnicodeWidthData.noLineStart, UInt32(byte))
+  }
+
+  static func isClosingPunctuation(_ c: Character) -> Bool {
+    guard let first = c.unicodeScalars.first else { return false }
+    return UnicodeClusterWidths.contains(UnicodeWidthData.noLineStart, first.value)
   }
 }

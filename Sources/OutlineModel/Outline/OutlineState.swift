@@ -45,7 +45,7 @@ public struct OutlineState: Sendable {
   /// - Complexity: O(n) plus the text measured by `auto` heights.
   public init(
     outline: Outline, policy: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
-    widths: any ClusterWidthTable = NarrowClusterWidths()
+    widths: any ClusterWidthTable = UnicodeClusterWidths()
   ) {
     self.outline = outline
     self.policyOverride = policy

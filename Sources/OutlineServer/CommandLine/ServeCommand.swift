@@ -6,7 +6,7 @@ import OutlineModel
 public enum ServeCommand {
   /// Runs the server; never returns.
   /// - Important: call once, from the main thread, before anything prints.
-  public static func run(_ options: ServerOptions, widths: any ClusterWidthTable = NarrowClusterWidths()) -> Never {
+  public static func run(_ options: ServerOptions, widths: any ClusterWidthTable = UnicodeClusterWidths()) -> Never {
     // stdout carries protocol only: keep it aside and point fd 1 at stderr.
     let protocolFD = StandardStreams.protectStdout()
     let log = Logger(level: options.logLevel)

@@ -15,7 +15,7 @@ public enum RenderCommand {
   }
 
   public static func run(
-    file: String, width: Int, expand: [String]?, widths: any ClusterWidthTable = NarrowClusterWidths()
+    file: String, width: Int, expand: [String]?, widths: any ClusterWidthTable = UnicodeClusterWidths()
   ) -> Output {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
