@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "outline-server", targets: ["outline-server"]),
+    .executable(name: "outline-bench", targets: ["outline-bench"]),
     .library(name: "OutlineModel", targets: ["OutlineModel"]),
   ],
   targets: [
@@ -24,6 +25,8 @@ let package = Package(
     // The server: wires the model to the transport.
     .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
     .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),
+    // The benchmark: `swift run -c release outline-bench` (docs/performance.md).
+    .executableTarget(name: "outline-bench", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
     .testTarget(name: "OutlineModelTests", dependencies: ["OutlineModel"]),
     .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
