@@ -67,3 +67,17 @@ if options.sections.contains("engine") {
   print(output, terminator: "")
   output = ""
 }
+
+let paths = Paths.locate()
+
+if options.sections.contains("open") {
+  output += OpenBench.table(options, paths).render()
+  print(output, terminator: "")
+  output = ""
+}
+
+if options.sections.contains("e2e") {
+  output += EndToEndReport.table(options, paths).render()
+  print(output, terminator: "")
+  output = ""
+}
