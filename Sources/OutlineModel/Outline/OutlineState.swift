@@ -134,8 +134,8 @@ public struct OutlineState: Sendable {
   /// The visible item after `v`, in O(1): after an expanded group comes its
   /// first child, after anything else the item that follows its subtree.
   private func nextVisible(after v: VisibleItem) -> VisibleItem? {
-    let item = outline.items[v.position]
-    let p = item.isGroup && !expanded[v.position] ? item.end : v.position + 1
+    // Reads two fields in place: copying the item would retain its strings.
+    let p = outline.items[v.position].kind == .group && !expanded[v.position] ? outline.items[v.position].end : v.position + 1
     guard p < outline.count else { return nil }
     return VisibleItem(
       position: p, index: v.index + 1, top: v.top + v.height, height: heights[p], expanded: expanded[p])
