@@ -61,6 +61,9 @@ func fail(_ message: String) -> Never {
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 var output = "# outline-bench\(options.quick ? " (--quick)" : "")\n\n"
+#if DEBUG
+  output += "Debug build: these figures only show that the benchmark runs; use `swift run -c release outline-bench`.\n\n"
+#endif
 
 if options.sections.contains("engine") {
   output += EngineReport.table(options).render()
