@@ -89,8 +89,8 @@ public struct OutlineState: Sendable {
   /// The item at visible index `i`, or `nil` when out of range.
   /// - Complexity: O(log n).
   public func visibleItem(atIndex i: Int) -> VisibleItem? {
-    guard let p = index.item(atVisibleIndex: i) else { return nil }
-    return visibleItem(at: p)
+    guard let (p, top) = index.locate(visibleIndex: i) else { return nil }
+    return VisibleItem(position: p, index: i, top: top, height: heights[p], expanded: expanded[p])
   }
 
   /// The visible items `start ..< start + count`, clipped to the list.
@@ -118,8 +118,8 @@ public struct OutlineState: Sendable {
     if top <= 0 {
       first = visibleItem(atIndex: 0)!
     } else {
-      guard let p = index.item(atOffset: top), let v = visibleItem(at: p) else { return [] }
-      first = v
+      guard let (p, i, t) = index.locate(offset: top) else { return [] }
+      first = VisibleItem(position: p, index: i, top: t, height: heights[p], expanded: expanded[p])
     }
     var result: [VisibleItem] = []
     var current = first
@@ -150,7 +150,9 @@ public struct OutlineState: Sendable {
     let h = contentHeight
     if h <= 0 { return visibleItem(atIndex: total - 1) }
     let target = y < 0 ? 0 : (y >= h ? h.nextDown : y)
-    if let p = index.item(atOffset: target) { return visibleItem(at: p) }
+    if let (p, i, t) = index.locate(offset: target) {
+      return VisibleItem(position: p, index: i, top: t, height: heights[p], expanded: expanded[p])
+    }
     return visibleItem(atIndex: total - 1)
   }
 
