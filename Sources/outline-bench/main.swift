@@ -1,6 +1,6 @@
 import Foundation
 
-/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e] [--no-nested]`
+/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,json] [--no-nested]`
 ///
 /// Prints one set of tables (Markdown) with the figures and the ratios to the
 /// goals and to the floors, all measured in this run. Progress goes to stderr.
@@ -83,4 +83,12 @@ if options.sections.contains("e2e") {
   output += EndToEndReport.table(options, paths).render()
   print(output, terminator: "")
   output = ""
+}
+
+if options.sections.contains("json") {
+  // Alone, for instruction counts: outline-bench --only json --quick under callgrind.
+  let cost = JSONCost.measure(quick: options.quick)
+  print(
+    "JSON in process: decode a request \(fmtTime(cost.decodeRequest)), encode a toggle answer "
+      + "\(fmtTime(cost.encodeToggle)), encode 100 rows \(fmtTime(cost.encodeRows))")
 }
