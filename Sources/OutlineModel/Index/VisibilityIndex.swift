@@ -169,6 +169,16 @@ public struct VisibilityIndex: Sendable {
   public func prefix(before i: Int) -> (count: Int, height: Double) {
     precondition(i >= 0 && i <= count)
     if i == count { return (visibleCount, visibleHeight) }
+    let found = locate(item: i)
+    return (found.index, found.top)
+  }
+
+  /// Item `i`'s cover with the number and summed height of the visible
+  /// items before it (its visible index and `top` when its cover is 0), in
+  /// one walk down the tree.
+  /// - Complexity: O(log n).
+  public func locate(item i: Int) -> (cover: Int, index: Int, top: Double) {
+    precondition(i >= 0 && i < count)
     var v = 0
     var l = 0
     var r = count
@@ -194,7 +204,7 @@ public struct VisibilityIndex: Sendable {
       }
       above = acc
     }
-    return (c, h)
+    return (Int(above + Int32(nodes[v].add)), c, h)
   }
 
   /// The number of visible items in `range`.

@@ -81,8 +81,9 @@ public struct OutlineState: Sendable {
   /// The visible item at `position`, or `nil` when it is hidden.
   /// - Complexity: O(log n).
   public func visibleItem(at position: Int) -> VisibleItem? {
-    guard position >= 0, position < outline.count, index.isVisible(position) else { return nil }
-    let (i, top) = index.prefix(before: position)
+    guard position >= 0, position < outline.count else { return nil }
+    let (cover, i, top) = index.locate(item: position)
+    guard cover == 0 else { return nil }
     return VisibleItem(position: position, index: i, top: top, height: heights[position], expanded: expanded[position])
   }
 
@@ -201,24 +202,24 @@ public struct OutlineState: Sendable {
   /// Sets one group's flag and updates the index, recording the change.
   /// - Complexity: O(log n).
   private mutating func setExpanded(_ g: Int, _ open: Bool, into result: inout ExpansionResult) {
-    let item = outline.items[g]
-    let inner = (g + 1)..<item.end
-    let visible = index.isVisible(g)
-    if !open, visible, let at = visibleItem(at: g) {
+    let inner = (g + 1)..<outline.items[g].end
+    // The group's own place does not move when its subtree's covers change.
+    let at = visibleItem(at: g)
+    if !open, let at {
       let n = index.visibleCount(in: inner)
       if n > 0 { result.changes.append(OutlineChange(.delete, start: at.index + 1, count: n)) }
     }
     expanded[g] = open
     index.addCover(open ? -1 : 1, in: inner)
-    if open, visible, let at = visibleItem(at: g) {
+    if open, let at {
       let n = index.visibleCount(in: inner)
       if n > 0 { result.changes.append(OutlineChange(.insert, start: at.index + 1, count: n)) }
     }
     if policy == .single {
-      let parent = item.parent ?? -1
+      let parent = outline.items[g].parent ?? -1
       if open { openChild[parent] = g } else if openChild[parent] == g { openChild[parent] = nil }
     }
-    result.updatedGroups.append(item.id)
+    result.updatedGroups.append(outline.items[g].id)
   }
 
   /// Opens every group whose depth is below `depth` (all when `nil`), leaving the others as they are.
