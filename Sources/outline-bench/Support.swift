@@ -106,7 +106,7 @@ struct Table {
     var out = "### \(title)\n\n" + line(header) + "\n"
     out += "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"
     for r in rows { out += line(r + Array(repeating: "", count: max(0, header.count - r.count))) + "\n" }
-    for n in notes { out += "\n" + n }
+    for n in notes { out += "\n" + n + "\n" }
     return out + "\n"
   }
 }
