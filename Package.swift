@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "outline-server", targets: ["outline-server"]),
+    .executable(name: "outline-bench", targets: ["outline-bench"]),
     .library(name: "OutlineModel", targets: ["OutlineModel"]),
   ],
   targets: [
@@ -26,6 +27,8 @@ let package = Package(
     .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),
     // Prints the speed of `auto` layout: swift run -c release layout-bench [FILE].
     .executableTarget(name: "layout-bench", dependencies: ["OutlineModel", "OutlineYAML"]),
+    // The benchmark: `swift run -c release outline-bench` (docs/performance.md).
+    .executableTarget(name: "outline-bench", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
     .testTarget(name: "OutlineModelTests", dependencies: ["OutlineModel"]),
     .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),

@@ -130,10 +130,45 @@ extension JSONValue: Codable {
     case .double(let d):
       if d.isFinite { try container.encode(d) } else { try container.encodeNil() }
     case .string(let s): try container.encode(s)
-    case .array(let a): try container.encode(a)
-    case .object(let o): try container.encode(o)
+    case .array(let a):
+      var elements = encoder.unkeyedContainer()
+      for v in a {
+        // Scalars through the concrete overloads: the encoder's generic path
+        // (a dynamic cast and a nested encoder per value) is its slowest.
+        switch v {
+        case .null: try elements.encodeNil()
+        case .bool(let b): try elements.encode(b)
+        case .int(let i): try elements.encode(i)
+        case .double(let d): if d.isFinite { try elements.encode(d) } else { try elements.encodeNil() }
+        case .string(let s): try elements.encode(s)
+        case .array, .object: try elements.encode(v)
+        }
+      }
+    case .object(let o):
+      var members = encoder.container(keyedBy: MemberKey.self)
+      for (name, v) in o {
+        let key = MemberKey(name)
+        switch v {
+        case .null: try members.encodeNil(forKey: key)
+        case .bool(let b): try members.encode(b, forKey: key)
+        case .int(let i): try members.encode(i, forKey: key)
+        case .double(let d):
+          if d.isFinite { try members.encode(d, forKey: key) } else { try members.encodeNil(forKey: key) }
+        case .string(let s): try members.encode(s, forKey: key)
+        case .array, .object: try members.encode(v, forKey: key)
+        }
+      }
     }
   }
+}
+
+/// An object member's name as a coding key.
+private struct MemberKey: CodingKey {
+  let stringValue: String
+  var intValue: Int? { nil }
+  init(_ name: String) { stringValue = name }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }
 
 // MARK: - Typed conversion

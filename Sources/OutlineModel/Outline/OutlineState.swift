@@ -89,16 +89,17 @@ public struct OutlineState: Sendable {
   /// The visible item at `position`, or `nil` when it is hidden.
   /// - Complexity: O(log n).
   public func visibleItem(at position: Int) -> VisibleItem? {
-    guard position >= 0, position < outline.count, index.isVisible(position) else { return nil }
-    let (i, top) = index.prefix(before: position)
+    guard position >= 0, position < outline.count else { return nil }
+    let (cover, i, top) = index.locate(item: position)
+    guard cover == 0 else { return nil }
     return VisibleItem(position: position, index: i, top: top, height: heights[position], expanded: expanded[position])
   }
 
   /// The item at visible index `i`, or `nil` when out of range.
   /// - Complexity: O(log n).
   public func visibleItem(atIndex i: Int) -> VisibleItem? {
-    guard let p = index.item(atVisibleIndex: i) else { return nil }
-    return visibleItem(at: p)
+    guard let (p, top) = index.locate(visibleIndex: i) else { return nil }
+    return VisibleItem(position: p, index: i, top: top, height: heights[p], expanded: expanded[p])
   }
 
   /// The visible items `start ..< start + count`, clipped to the list.
@@ -126,8 +127,8 @@ public struct OutlineState: Sendable {
     if top <= 0 {
       first = visibleItem(atIndex: 0)!
     } else {
-      guard let p = index.item(atOffset: top), let v = visibleItem(at: p) else { return [] }
-      first = v
+      guard let (p, i, t) = index.locate(offset: top) else { return [] }
+      first = VisibleItem(position: p, index: i, top: t, height: heights[p], expanded: expanded[p])
     }
     var result: [VisibleItem] = []
     var current = first
@@ -143,8 +144,10 @@ public struct OutlineState: Sendable {
   /// first child, after anything else the item that follows its subtree.
   func nextVisible(after v: VisibleItem) -> VisibleItem? {
     if filter != nil { return visibleItem(atIndex: v.index + 1) }
-    let item = outline.items[v.position]
-    let p = item.isGroup && !expanded[v.position] ? item.end : v.position + 1
+    // Reads two fields in place: copying the item would retain its strings.
+    let p =
+      outline.items[v.position].kind == .group && !expanded[v.position]
+      ? outline.items[v.position].end : v.position + 1
     guard p < outline.count else { return nil }
     return VisibleItem(
       position: p, index: v.index + 1, top: v.top + v.height, height: heights[p], expanded: expanded[p])
@@ -159,7 +162,9 @@ public struct OutlineState: Sendable {
     let h = contentHeight
     if h <= 0 { return visibleItem(atIndex: total - 1) }
     let target = y < 0 ? 0 : (y >= h ? h.nextDown : y)
-    if let p = index.item(atOffset: target) { return visibleItem(at: p) }
+    if let (p, i, t) = index.locate(offset: target) {
+      return VisibleItem(position: p, index: i, top: t, height: heights[p], expanded: expanded[p])
+    }
     return visibleItem(atIndex: total - 1)
   }
 
@@ -220,24 +225,24 @@ public struct OutlineState: Sendable {
   /// Sets one group's flag and updates the index, recording the change.
   /// - Complexity: O(log n).
   mutating func setExpanded(_ g: Int, _ open: Bool, into result: inout ExpansionResult) {
-    let item = outline.items[g]
-    let inner = (g + 1)..<item.end
-    let visible = index.isVisible(g)
-    if !open, visible, let at = visibleItem(at: g) {
+    let inner = (g + 1)..<outline.items[g].end
+    // The group's own place does not move when its subtree's covers change.
+    let at = visibleItem(at: g)
+    if !open, let at {
       let n = index.visibleCount(in: inner)
       if n > 0 { result.changes.append(OutlineChange(.delete, start: at.index + 1, count: n)) }
     }
     expanded[g] = open
     index.addCover(open ? -1 : 1, in: inner)
-    if open, visible, let at = visibleItem(at: g) {
+    if open, let at {
       let n = index.visibleCount(in: inner)
       if n > 0 { result.changes.append(OutlineChange(.insert, start: at.index + 1, count: n)) }
     }
     if policy == .single && filter == nil {
-      let parent = item.parent ?? -1
+      let parent = outline.items[g].parent ?? -1
       if open { openChild[parent] = g } else if openChild[parent] == g { openChild[parent] = nil }
     }
-    result.updatedGroups.append(item.id)
+    result.updatedGroups.append(outline.items[g].id)
   }
 
   /// Opens every group whose depth is below `depth` (all when `nil`), leaving the others as they are.

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A JSON-RPC client over a child process's stdin/stdout with LSP framing. It
+/// does not parse JSON: a message whose body has no `"method"` key is a
+/// response; requests and notifications from the server are skipped.
+final class LSPClient: @unchecked Sendable {
+  let process: Process
+  let input: Int32
+  let output: Int32
+  private var buffer: [UInt8] = []
+  private var start = 0
+
+  init(executable: String, arguments: [String] = []) throws {
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input = stdin.fileHandleForWriting.fileDescriptor
+    output = stdout.fileHandleForReading.fileDescriptor
+    buffer.reserveCapacity(1 << 20)
+    // Keep the pipes (and so their fds) alive as long as the client.
+    pipes = [stdin, stdout]
+  }
+  private var pipes: [Pipe] = []
+
+  var pid: Int32 { process.processIdentifier }
+
+  static func frame(_ body: String) -> [UInt8] {
+    let b = Array(body.utf8)
+    return Array("Content-Length: \(b.count)\r\n\r\n".utf8) + b
+  }
+
+  func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+      var off = 0
+      while off < raw.count {
+        let n = Glibc.write(input, raw.baseAddress! + off, raw.count - off)
+        if n < 0, errno == EINTR { continue }
+        if n <= 0 { return }
+        off += n
+      }
+    }
+  }
+
+  func send(_ body: String) { write(Self.frame(body)) }
+
+  private func fill() -> Bool {
+    if start > 0 && start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    } else if start > 1 << 20 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+    let n = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+    if n <= 0 { return false }
+    buffer.append(contentsOf: chunk[0..<n])
+    return true
+  }
+
+  /// The next message body, or `nil` at end of output.
+  func readMessage() -> ArraySlice<UInt8>? {
+    while true {
+      if let (bodyStart, length) = header(), buffer.count - bodyStart >= length {
+        start = bodyStart + length
+        return buffer[bodyStart..<(bodyStart + length)]
+      }
+      if !fill() { return nil }
+    }
+  }
+
+  private func header() -> (Int, Int)? {
+    var i = start
+    let n = buffer.count
+    while i + 3 < n {
+      if buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+        let text = String(decoding: buffer[start..<i], as: UTF8.self)
+        for line in text.split(separator: "\r\n") {
+          let parts = line.split(separator: ":", maxSplits: 1)
+          if parts.count == 2, parts[0].lowercased() == "content-length",
+            let len = Int(parts[1].trimmingCharacters(in: .whitespaces))
+          {
+            return (i + 4, len)
+          }
+        }
+        return nil
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  private static let methodKey = Array("\"method\"".utf8)
+
+  static func isResponse(_ body: ArraySlice<UInt8>) -> Bool {
+    // Responses carry no "method"; look only at the first bytes and the last
+    // (a key of the envelope), so big results are not scanned.
+    let k = methodKey
+    func has(_ s: ArraySlice<UInt8>) -> Bool {
+      var i = s.startIndex
+      while i + k.count <= s.endIndex {
+        if s[i] == k[0] && s[i..<(i + k.count)].elementsEqual(k) { return true }
+        i += 1
+      }
+      return false
+    }
+    return !has(body.prefix(64)) && !has(body.suffix(64))
+  }
+
+  /// The next response body (skipping the server's notifications and requests).
+  func readResponse() -> ArraySlice<UInt8>? {
+    while let m = readMessage() {
+      if Self.isResponse(m) { return m }
+    }
+    return nil
+  }
+
+  /// Sends a request and waits for its answer.
+  @discardableResult
+  func call(_ body: String) -> String? {
+    send(body)
+    return readResponse().map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  func close() {
+    _ = try? pipes[0].fileHandleForWriting.close()
+    let deadline = Date().addingTimeInterval(2)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import OutlineModel
+import OutlineYAML
+
+enum OpenBench {
+  /// Writes a group file of about `megabytes` MB: groups of 10 rows with ids,
+  /// titles, details, icons and flags. Returns its size in bytes.
+  static func writeFile(_ path: String, megabytes: Int, rowsOut: inout Int) -> Int {
+    let target = megabytes * 1_000_000
+    var text = "title: Benchmark\nexpansion: multiple\ngroups:\n"
+    text.reserveCapacity(target + 4096)
+    var g = 0
+    var rows = 0
+    while text.utf8.count < target {
+      text += "  - id: g\(g)\n    title: Group \(g)\n    expanded: \(g % 2 == 0)\n    rows:\n"
+      for _ in 0..<10 {
+        text += "      - id: r\(rows)\n        title: Person \(rows)\n"
+        text += "        detail: Working from Lisbon this week, desk \(rows % 97)\n"
+        text += "        icon: avatar-\(rows % 8)\n        active: \(rows % 3 != 0)\n"
+        rows += 1
+      }
+      g += 1
+    }
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    rowsOut = rows
+    return text.utf8.count
+  }
+
+  static func table(_ options: Options, _ paths: Paths) -> Table {
+    let file = paths.temp + "/open.yaml"
+    var rows = 0
+    progressLog("open: writing a \(options.openMB) MB file")
+    let size = writeFile(file, megabytes: options.openMB, rowsOut: &rows)
+    let mb = Double(size) / 1_000_000
+    let reps = options.quick ? 1 : 3
+    var t = Table(
+      title: "2. Open a \(String(format: "%.1f", mb)) MB group file (\(rows) rows; median of \(reps))",
+      header: ["what", "time", "MB/s", "vs floor MB/s", "peak RSS", "RSS / file"])
+
+    // The floor: libyaml's event loop alone, in C.
+    var floorRate = Double.nan
+    if let exe = paths.compile("yaml-events", libraries: ["-lyaml"]) {
+      var times: [Double] = []
+      var rss = 0
+      for _ in 0..<reps {
+        guard let out = capture([exe, file])?.split(separator: " "), out.count == 3 else { continue }
+        times.append((Double(out[0]) ?? .nan) * 1e9)
+        rss = Int(out[2].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      }
+      let m = median(times)
+      floorRate = mb / (m / 1e9)
+      t.rows.append([
+        "floor: libyaml event loop (C, bench/yaml-events.c)", fmtTime(m), String(format: "%.1f", floorRate), "1.00",
+        fmtBytes(Double(rss)), String(format: "%.2f", Double(rss) / Double(size)),
+      ])
+    } else {
+      t.rows.append(["floor: bench/yaml-events.c did not compile (cc, libyaml-dev?)"])
+    }
+
+    // In process: the loader, then the outline and its state.
+    let bytes = [UInt8](FileManager.default.contents(atPath: file)!)
+    var loadTimes: [Double] = []
+    var buildTimes: [Double] = []
+    var progressCalls = 0
+    for _ in 0..<reps {
+      var calls = 0
+      let t0 = nowNanos()
+      let result = try! OutlineLoader.load(bytes, progress: { _ in calls += 1 })
+      let t1 = nowNanos()
+      let state = OutlineState(outline: Outline(document: result.document!))
+      let t2 = nowNanos()
+      sink(state)
+      loadTimes.append(Double(t1 - t0))
+      buildTimes.append(Double(t2 - t1))
+      progressCalls = calls
+    }
+    let load = median(loadTimes)
+    let build = median(buildTimes)
+    t.rows.append([
+      "in process: OutlineLoader.load (YAML → document)", fmtTime(load), String(format: "%.1f", mb / (load / 1e9)),
+      String(format: "%.2f", mb / (load / 1e9) / floorRate), "", "",
+    ])
+    t.rows.append([
+      "in process: + Outline and OutlineState", fmtTime(load + build),
+      String(format: "%.1f", mb / ((load + build) / 1e9)),
+      String(format: "%.2f", mb / ((load + build) / 1e9) / floorRate), "", "",
+    ])
+
+    // The server: openOutline of the file: uri, in a fresh process each time.
+    var serverRate = Double.nan
+    var serverRSS = Double.nan
+    if let server = paths.server {
+      let variants: [(String, String)] = [
+        ("outline-server: openOutline {uri: file:…} (read, load, index, answer)", ""),
+        ("outline-server: same, layout {rowHeight: 2} (no text measuring)", #","layout":{"rowHeight":2}"#),
+      ]
+      for (k, (label, extra)) in variants.enumerated() {
+        var times: [Double] = []
+        var peaks: [Double] = []
+        for _ in 0..<reps {
+          guard let c = try? LSPClient(executable: server) else { break }
+          c.call(Wire.initialize)
+          c.send(Wire.initialized)
+          let t0 = nowNanos()
+          let answer =
+            c.call(#"{"jsonrpc":"2.0","id":1,"method":"openOutline","params":{"uri":"file://\#(file)"\#(extra)}}"#)
+            ?? ""
+          times.append(Double(nowNanos() - t0))
+          if !answer.contains("\"rowCount\"") { progressLog("open failed: \(answer.prefix(300))") }
+          peaks.append(Double(peakRSS(pid: c.pid) ?? 0))
+          c.close()
+        }
+        let m = median(times)
+        let rate = mb / (m / 1e9)
+        let rss = median(peaks)
+        if k == 0 {
+          serverRate = rate
+          serverRSS = rss
+        }
+        t.rows.append([
+          label, fmtTime(m), String(format: "%.1f", rate), String(format: "%.2f", rate / floorRate), fmtBytes(rss),
+          String(format: "%.2f", rss / Double(size)),
+        ])
+      }
+    } else {
+      t.rows.append(["outline-server: not built (swift build -c release)"])
+    }
+    let rateOK = serverRate / floorRate >= 0.6
+    let rssOK = serverRSS / Double(size) <= 1.5
+    t.notes.append(
+      "Goal ≥ 60 % of the floor's MB/s: \(String(format: "%.0f", 100 * serverRate / floorRate)) % → "
+        + (rateOK ? "met" : "NOT met") + ". Goal peak RSS ≤ 1.5× the file: "
+        + String(format: "%.2f×", serverRSS / Double(size)) + " → " + (rssOK ? "met" : "NOT met") + ".")
+    t.notes.append(
+      "The loader reported its fraction done \(progressCalls) times per load (the hook for `$/progress`).")
+    return t
+  }
+}
