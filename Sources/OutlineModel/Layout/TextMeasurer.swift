@@ -165,7 +165,11 @@ public struct TextMeasurer: Sendable {
       }
       let c = text[i]
       let next = text.index(after: i)
-      if c == "\n" || c == "\r\n" || c == "\u{2028}" {
+      // Compare scalars, not Characters: Character equality normalises, which is
+      // slow. Line feeds, tabs, U+2028 and U+200B are always clusters of their own.
+      let first = c.unicodeScalars.first!.value
+      let alone = c.utf8.count == UTF8.width(Unicode.Scalar(first)!)
+      if first == 0x0A || first == 0x2028 || (first == 0x0D && !alone) {
         body(text[lineStart..<i])
         lineStart = next
         x = 0
@@ -174,7 +178,7 @@ public struct TextMeasurer: Sendable {
         i = next
         continue
       }
-      if c == " " || c == "\t" {
+      if alone && (first == 0x20 || first == 0x09) {
         prevWide = false
         x += advance(of: c, at: x)
         breakAt = next
@@ -211,7 +215,7 @@ public struct TextMeasurer: Sendable {
         }
       }
       x += w
-      if c == "\u{200B}" {
+      if first == 0x200B {
         breakAt = next
         xAtBreak = x
       }
