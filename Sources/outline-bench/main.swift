@@ -1,13 +1,13 @@
 import Foundation
 
-/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,json] [--no-nested]`
+/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json] [--no-nested]`
 ///
 /// Prints one set of tables (Markdown) with the figures and the ratios to the
 /// goals and to the floors, all measured in this run. Progress goes to stderr.
 struct Options {
   var quick = false
   var sizes: [Int] = [1_000, 100_000, 1_000_000, 10_000_000]
-  var sections: Set<String> = ["engine", "open", "e2e"]
+  var sections: Set<String> = ["engine", "open", "e2e", "filter"]
   var nested = true
   var openMB = 50
 
@@ -34,7 +34,7 @@ struct Options {
       case "--open-mb": o.openMB = Int(value()) ?? 50
       case "-h", "--help":
         print(
-          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e] [--no-nested] [--open-mb 50]"
+          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json] [--no-nested] [--open-mb 50]"
         )
         exit(0)
       default: fail("unknown argument \(args[i])")
@@ -84,6 +84,12 @@ if options.sections.contains("open") {
 
 if options.sections.contains("e2e") {
   output += EndToEndReport.table(options, paths).render()
+  print(output, terminator: "")
+  output = ""
+}
+
+if options.sections.contains("filter") {
+  output += FilterBench.table(options, paths).render()
   print(output, terminator: "")
   output = ""
 }

@@ -31,6 +31,21 @@ import Testing
     #expect(TextMatch(query: "aa").ranges(in: "aaaa").count == 2)
   }
 
+  @Test func asciiAndGeneralSearchesAgree() {
+    var rng = SplitMix(seed: 3)
+    let letters = Array("aAbB c")
+    for _ in 0..<300 {
+      let text = String((0..<Int(rng.next() % 20)).map { _ in letters[Int(rng.next() % 6)] })
+      let query = String((0..<Int(1 + rng.next() % 3)).map { _ in letters[Int(rng.next() % 6)] })
+      let m = TextMatch(query: query)
+      // A trailing "é" sends the same text down the general (folding) path.
+      let general = text + "é"
+      let ascii = m.ranges(in: text).map { text.utf8.distance(from: text.startIndex, to: $0.lowerBound) }
+      let folded = m.ranges(in: general).map { general.utf8.distance(from: general.startIndex, to: $0.lowerBound) }
+      #expect(ascii == folded, "\(query) in \(text)")
+    }
+  }
+
   @Test func filterKeepsMatchesAndTheirAncestorsExpanded() {
     var s = state()
     let before = referenceVisibleList(s)

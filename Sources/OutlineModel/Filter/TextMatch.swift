@@ -7,11 +7,47 @@ public struct TextMatch: Sendable {
   private let queryScalars: [Unicode.Scalar]
 
   private let queryBytes: [UInt8]
+  private let queryIsASCII: Bool
 
   public init(query: String) {
     foldedQuery = CaseFolding.fold(query)
     queryScalars = Array(foldedQuery.unicodeScalars)
     queryBytes = Array(foldedQuery.utf8)
+    queryIsASCII = queryBytes.allSatisfy { $0 < 0x80 }
+  }
+
+  /// ``ranges(in:)`` for ASCII text and query: folding is lowercasing, one byte each.
+  private func asciiRanges(in text: String) -> [Range<String.Index>] {
+    var result: [Range<String.Index>] = []
+    let q = queryBytes
+    let m = q.count
+    let utf8 = text.utf8
+    var offsets: [Int] = []
+    var copy = text
+    copy.withUTF8 { bytes in
+      guard bytes.count >= m else { return }
+      var i = 0
+      while i <= bytes.count - m {
+        var k = 0
+        while k < m {
+          var b = bytes[i + k]
+          if b >= 0x41 && b <= 0x5A { b += 0x20 }
+          if b != q[k] { break }
+          k += 1
+        }
+        if k == m {
+          offsets.append(i)
+          i += m
+        } else {
+          i += 1
+        }
+      }
+    }
+    for o in offsets {
+      let start = utf8.index(utf8.startIndex, offsetBy: o)
+      result.append(start..<utf8.index(start, offsetBy: m))
+    }
+    return result
   }
 
   public var isEmpty: Bool { queryScalars.isEmpty }
@@ -51,6 +87,7 @@ public struct TextMatch: Sendable {
   /// - Complexity: O(length of `text` × length of the query).
   public func ranges(in text: String) -> [Range<String.Index>] {
     guard !queryScalars.isEmpty else { return [] }
+    if queryIsASCII, text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiRanges(in: text) }
     var folded: [Unicode.Scalar] = []
     var origin: [String.Index] = []
     let scalars = text.unicodeScalars

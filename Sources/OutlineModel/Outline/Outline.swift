@@ -79,7 +79,7 @@ public struct Outline: Sendable {
     guard let g = group else { return roots }
     var result: [Int] = []
     var p = g + 1
-    while p < items[g].end, items[p].isGroup {
+    while p < items[g].end, items[p].kind == .group {
       result.append(p)
       p = items[p].end
     }

@@ -43,5 +43,7 @@ public struct OutlineItem: Sendable, Equatable {
   /// Where the item is defined in the source.
   public var source: SourceRange
 
+  /// Whether this is a group. In loops over many items, compare `items[p].kind`
+  /// instead: reading a stored field does not copy the item (and retain its strings).
   public var isGroup: Bool { kind == .group }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc  // memchr, memcmp
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a filter keeps while it is in force.
 struct FilterState: Sendable {
   var query: String
@@ -13,11 +19,45 @@ struct FilterState: Sendable {
 }
 
 /// The case-folded titles and details of an outline's rows, in one buffer
-/// (`title NUL detail` per row) so that a filter scans contiguous bytes.
+/// (`title NUL detail NUL` per row) so that a filter scans contiguous bytes
+/// with the C library's `memchr` instead of a loop over rows.
 struct FoldedTexts: Sendable {
   var bytes: [UInt8] = []
   /// `bytes[starts[p] ..< starts[p + 1]]` is item `p`'s text (empty for groups).
   var starts: [Int32] = [0]
+
+  /// Positions of the rows whose folded text contains `folded` (itself folded), in order.
+  /// - Complexity: O(size of the buffer) in practice: `memchr` finds each
+  ///   candidate first byte, `memcmp` checks the rest.
+  func rows(containing folded: String) -> [Int] {
+    let query = Array(folded.utf8)
+    // Texts are kept apart by NULs, so a query with one could match across them.
+    guard !query.isEmpty, !query.contains(0) else { return [] }
+    var result: [Int] = []
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      var from = 0
+      let first = Int32(query[0])
+      let m = query.count
+      while from + m <= raw.count, let hit = memchr(base + from, first, raw.count - from - m + 1) {
+        let offset = base.distance(to: UnsafeRawPointer(hit))
+        guard memcmp(hit, query, m) == 0 else {
+          from = offset + 1
+          continue
+        }
+        // The item whose text holds `offset`: the last start at or before it.
+        var lo = 0
+        var hi = starts.count - 1
+        while lo < hi {
+          let mid = (lo + hi + 1) / 2
+          if Int(starts[mid]) <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        result.append(lo)
+        from = Int(starts[lo + 1])
+      }
+    }
+    return result
+  }
 
   init(_ outline: Outline) {
     starts.reserveCapacity(outline.count + 1)
@@ -26,6 +66,7 @@ struct FoldedTexts: Sendable {
         bytes.append(contentsOf: CaseFolding.fold(item.title).utf8)
         bytes.append(0)
         if let d = item.detail { bytes.append(contentsOf: CaseFolding.fold(d).utf8) }
+        bytes.append(0)
       }
       starts.append(Int32(bytes.count))
     }
@@ -96,22 +137,33 @@ extension OutlineState {
       break
     }
     if !result.changes.isEmpty || !result.updatedGroups.isEmpty || lastChanged { version += 1 }
-    return (result, matches())
+    return (result, matches(visible: newVisible))
   }
 
   /// The matching rows that are visible, in list order, at most ``maxMatches``.
   /// - Complexity: O(k log n) for k matches, plus their text.
   public func matches() -> [FilterMatch] {
+    matches(visible: visibilityFlags())
+  }
+
+  /// ``matches()`` given every item's visibility: one pass numbers the visible items.
+  /// - Complexity: O(n) plus the text of the matches.
+  func matches(visible: [Bool]) -> [FilterMatch] {
     guard let filter else { return [] }
     var result: [FilterMatch] = []
-    for p in filter.matchedRows {
+    var index = 0
+    var p = 0
+    for m in filter.matchedRows {
       guard result.count < Self.maxMatches else { break }
-      guard let v = visibleItem(at: p) else { continue }
-      let item = outline.items[p]
+      while p < m {
+        if visible[p] { index += 1 }
+        p += 1
+      }
+      guard visible[m] else { continue }
       result.append(
         FilterMatch(
-          position: p, index: v.index, titleRanges: filter.match.ranges(in: item.title),
-          detailRanges: item.detail.map { filter.match.ranges(in: $0) } ?? []))
+          position: m, index: index, titleRanges: filter.match.ranges(in: outline.items[m].title),
+          detailRanges: outline.items[m].detail.map { filter.match.ranges(in: $0) } ?? []))
     }
     return result
   }
@@ -133,14 +185,8 @@ extension OutlineState {
     if foldedTexts == nil { foldedTexts = FoldedTexts(outline) }
     let folded = foldedTexts!
     var shown = [Bool](repeating: false, count: outline.count)
-    var matched: [Int] = []
-    folded.bytes.withUnsafeBufferPointer { bytes in
-      for p in 0..<outline.count where !outline.items[p].isGroup {
-        let range = Int(folded.starts[p])..<Int(folded.starts[p + 1])
-        // Title and detail are kept apart by a NUL, which no query contains.
-        if match.occurs(inFolded: UnsafeBufferPointer(rebasing: bytes[range])) { matched.append(p) }
-      }
-    }
+    let matched: [Int]
+    matched = folded.rows(containing: match.foldedQuery)
     for p in matched {
       shown[p] = true
       var a = Int(outline.parentPositions[p])

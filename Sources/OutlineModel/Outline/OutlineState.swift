@@ -183,7 +183,7 @@ public struct OutlineState: Sendable {
   public mutating func toggle(
     _ position: Int, expanded target: Bool? = nil, scrollTop: Double? = nil, viewportHeight: Double? = nil
   ) throws(OutlineError) -> ExpansionResult {
-    guard position >= 0, position < outline.count, outline.items[position].isGroup else { throw .notAGroup }
+    guard position >= 0, position < outline.count, outline.items[position].kind == .group else { throw .notAGroup }
     let open = target ?? !expanded[position]
     var result = ExpansionResult()
     let before = visibleItem(at: position)
