@@ -31,6 +31,7 @@ extension JSONValue {
     do {
       return try JSONDecoder().decode(JSONValue.self, from: bytes)
     } catch let error as DecodingError {
+      if let reason = diagnose(bytes) { throw JSONParseError("not a JSON text: \(reason)") }
       switch error {
       case .dataCorrupted(let context):
         throw JSONParseError("not a JSON text: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
@@ -40,6 +41,51 @@ extension JSONValue {
     } catch {
       throw JSONParseError("not a JSON text: \(error)")
     }
+  }
+
+  /// The deepest nesting `JSONDecoder` accepts.
+  public static let maxNestingDepth = 512
+
+  /// Why `bytes` was refused, when it is one of the reasons Foundation does not name:
+  /// invalid UTF-8 (with the offset of the first bad byte) or nesting deeper than
+  /// ``maxNestingDepth``. Only called after a failed parse.
+  ///
+  /// - Complexity: O(n) in the length of `bytes`.
+  static func diagnose(_ bytes: Data) -> String? {
+    var offset = 0
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    decoding: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): offset += UTF8.width(scalar)
+      case .emptyInput: break decoding
+      case .error: return "invalid UTF-8 at byte \(offset)"
+      }
+    }
+    var depth = 0
+    var inString = false
+    var escaped = false
+    for (i, byte) in bytes.enumerated() {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        if depth > maxNestingDepth { return "nested deeper than \(maxNestingDepth) levels at byte \(i)" }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
+    return nil
   }
 
   /// Parses one JSON text from a string; see ``parse(_:)-([UInt8])``.

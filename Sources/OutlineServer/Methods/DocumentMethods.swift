@@ -43,18 +43,42 @@ extension OutlineServer {
     guard let url = URL(string: uri), url.isFileURL else {
       throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
     }
-    let path = url.path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw ResponseError(code: .fileError, message: "cannot read \(path): no such file")
+    return try Self.readRegularFile(url.path)
+  }
+
+  /// The bytes of the regular file at `path`.
+  ///
+  /// The file is opened without blocking and checked with `fstat` on the
+  /// open descriptor, so a FIFO, a device (`/dev/zero`) or a directory is a
+  /// `-32013` instead of a hang or an endless read.
+  /// - Throws: `-32013 FileError` naming `path`.
+  static func readRegularFile(_ path: String) throws(ResponseError) -> [UInt8] {
+    func failure(_ reason: String) -> ResponseError {
+      ResponseError(code: .fileError, message: "cannot read \(path): \(reason)")
     }
-    guard !isDirectory.boolValue else {
-      throw ResponseError(code: .fileError, message: "cannot read \(path): it is a directory")
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+      switch errno {
+      case ENOENT, ENOTDIR: throw failure("no such file")
+      case EACCES, EPERM: throw failure("permission denied")
+      default: throw failure(String(cString: strerror(errno)))
+      }
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ResponseError(code: .fileError, message: "cannot read \(path): permission denied or unreadable")
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw failure("it is a directory")
+    default: throw failure("not a regular file")
     }
-    return [UInt8](data)
+    // Back to blocking reads: a regular file never blocks, and O_NONBLOCK only served the open.
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    do {
+      return [UInt8](try handle.readToEnd() ?? Data())
+    } catch {
+      throw failure("unreadable (\(error.localizedDescription))")
+    }
   }
 
   func openOutline(_ p: Params, _ cancellation: CancellationToken) throws(ResponseError) -> JSONValue {

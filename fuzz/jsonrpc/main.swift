@@ -1,0 +1,81 @@
+// libFuzzer harness for JSON-RPC decoding and the server's dispatch.
+//
+// Each input is one message body. It is decoded as the connection decodes
+// it, and every request or notification in it is handed to a fresh
+// in-process server that has been initialized and holds a small outline
+// (uri `mem:a`). Every reply is encoded as it would be written. Nothing may
+// trap, and no reply may be `-32603 InternalError` (a bug by the contract).
+import Foundation
+import JSONRPC
+import OutlineServer
+
+private let outlineText = """
+  title: Fuzz
+  groups:
+    - id: g1
+      title: Friends
+      expanded: true
+      rows:
+        - {id: a, title: Alice, detail: Lisbon this week}
+        - {id: b, title: Bob, active: false}
+      groups:
+        - {id: g2, title: Work, rows: [{id: c, title: Carol}]}
+    - id: g3
+      title: Family
+      badge: "★"
+      order: title
+      rows: [{title: Zoe}, {title: Ann, emphasis: true}]
+  """
+
+private func makeServer() -> OutlineServer {
+  var options = ServerOptions()
+  options.stateDirectory = nil
+  options.maxNodes = 20_000
+  let server = OutlineServer(options: options, log: Logger(level: .error)) { _ in }
+  _ = try? server.handle(IncomingMessage(method: "initialize", params: .object([:]), id: .int(0)))
+  _ = try? server.handle(
+    IncomingMessage(
+      method: "openOutline", params: .object(["uri": .string("mem:a"), "text": .string(outlineText)]),
+      id: .int(0)))
+  return server
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONRPC(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  let messages: [Message]
+  switch Message.decodeBody(bytes) {
+  case .single(let m): messages = [m]
+  case .batch(let ms): messages = ms
+  }
+  let server = makeServer()
+  for message in messages {
+    let reply: JSONValue?
+    switch message {
+    case .request(let id, let method, let params):
+      // A file: uri would make the harness read the disk; the end-to-end tests cover it.
+      if params?["uri"]?.stringValue?.lowercased().hasPrefix("file:") == true { continue }
+      let result: Result<JSONValue, ResponseError>
+      do {
+        result = .success(try server.handle(IncomingMessage(method: method, params: params, id: id)))
+      } catch {
+        precondition(error.code != .internalError, "internal error for \(method): \(error.message)")
+        result = .failure(error)
+      }
+      reply = Message.responseObject(id: id, result: result)
+    case .notification(let method, let params):
+      if params?["uri"]?.stringValue?.lowercased().hasPrefix("file:") == true { continue }
+      _ = try? server.handle(IncomingMessage(method: method, params: params, id: nil))
+      reply = nil
+    case .response:
+      reply = nil
+    case .invalid(let id, let error):
+      reply = Message.responseObject(id: id, result: .failure(error))
+    }
+    if let reply {
+      let encoded = reply.encoded()
+      precondition((try? JSONValue.parse(encoded)) != nil, "a reply that is not JSON")
+    }
+  }
+  return 0
+}
