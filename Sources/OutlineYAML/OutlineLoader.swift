@@ -70,6 +70,10 @@ public struct OutlineLoader {
     case .failure(.cancelled):
       throw CancellationError()
     case .failure(.fatal(let d)):
+      if d.message.contains("invalid Unicode character escape"), let rewritten = joiningSurrogatePairs(bytes) {
+        // libyaml refuses `\uD83C\uDF34`, JSON's way to write a scalar past U+FFFF.
+        return try load(rewritten, options: options, shouldCancel: shouldCancel, progress: progress)
+      }
       diagnostics.append(d.code == "syntax" ? tabIndentation(d, bytes) ?? d : d)
     case .success(let tree):
       if let root = tree.root {
@@ -90,6 +94,52 @@ public struct OutlineLoader {
     progress?(1)
     if diagnostics.contains(where: { $0.severity == .error }) { document = nil }
     return LoadResult(document: document, diagnostics: diagnostics)
+  }
+
+  /// `bytes` with every escaped UTF-16 surrogate pair (`\uD83C\uDF34`, as JSON
+  /// writes a character past U+FFFF) replaced by YAML's 8-digit escape
+  /// (`\U0001F334`); `nil` when there is none. Columns after a pair on its
+  /// line move 2 to the left. The bytes are not read for context: a pair that
+  /// appears outside a double-quoted scalar is taken literally by YAML and so
+  /// could not have caused the error this answers.
+  static func joiningSurrogatePairs(_ bytes: [UInt8]) -> [UInt8]? {
+    func hex(_ i: Int) -> UInt32? {
+      guard i + 4 <= bytes.count else { return nil }
+      var v: UInt32 = 0
+      for b in bytes[i..<(i + 4)] {
+        guard let d = Character(Unicode.Scalar(b)).hexDigitValue else { return nil }
+        v = v * 16 + UInt32(d)
+      }
+      return v
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var changed = false
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == UInt8(ascii: "\\"), i + 11 < bytes.count, bytes[i + 1] == UInt8(ascii: "u"),
+        bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"),
+        let high = hex(i + 2), (0xD800...0xDBFF).contains(high), let low = hex(i + 8), (0xDC00...0xDFFF).contains(low)
+      {
+        let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+        let digits = String(scalar, radix: 16, uppercase: true)
+        out.append(contentsOf: Array("\\U".utf8) + Array(repeating: UInt8(ascii: "0"), count: 8 - digits.count))
+        out.append(contentsOf: Array(digits.utf8))
+        i += 12
+        changed = true
+        continue
+      }
+      if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
+        // Keep an escaped backslash whole, so `\\uD83C` stays text.
+        out.append(bytes[i])
+        out.append(bytes[i + 1])
+        i += 2
+        continue
+      }
+      out.append(bytes[i])
+      i += 1
+    }
+    return changed ? out : nil
   }
 
   /// Turns a syntax error on a line indented with a tab into a

@@ -399,3 +399,20 @@ import Testing
       ])
   }
 }
+
+@Suite struct JSONEscapeTests {
+  /// JSON writers (Python's `json.dump` by default) escape characters past
+  /// U+FFFF as UTF-16 surrogate pairs, which libyaml alone refuses.
+  @Test func surrogatePairEscapesLoad() throws {
+    let r = try load(#"{"groups": [{"title": "A \ud83c\udf34", "rows": [{"title": "\\ud83c kept"}]}]}"#)
+    #expect(r.diagnostics.isEmpty)
+    #expect(r.document?.groups.first?.title == "A 🌴")
+    #expect(r.document?.groups.first?.rows.first?.title == #"\ud83c kept"#)
+  }
+
+  @Test func aLoneSurrogateEscapeIsStillAnError() throws {
+    let r = try load(#"{"groups": [{"title": "A \ud83c"}]}"#)
+    #expect(r.document == nil)
+    #expect(r.diagnostics.map(\.code) == ["syntax"])
+  }
+}
