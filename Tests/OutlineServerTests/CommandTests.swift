@@ -1,3 +1,4 @@
+import Foundation
 import OutlineModel
 import OutlineYAML
 import Testing
@@ -22,12 +23,12 @@ import Testing
     #expect(try Command.parse(["--help"]) == .help)
     #expect(try Command.parse(["-h"]) == .help)
     #expect(try Command.parse(["--version"]) == .version)
-    #expect(try Command.parse(["render", "f.yaml"]) == .render(file: "f.yaml", width: 80, expand: nil))
+    #expect(try Command.parse(["render", "f.yaml"]) == .render(file: "f.yaml", width: nil, expand: nil))
     #expect(
       try Command.parse(["render", "--expand", "all", "f.yaml", "--width", "30"])
         == .render(file: "f.yaml", width: 30, expand: []))
     #expect(
-      try Command.parse(["render", "-", "--expand", "a,b"]) == .render(file: "-", width: 80, expand: ["a", "b"]))
+      try Command.parse(["render", "-", "--expand", "a,b"]) == .render(file: "-", width: nil, expand: ["a", "b"]))
   }
 
   @Test(arguments: [
@@ -110,5 +111,28 @@ import Testing
     #expect(
       DiagnosticFormatter(path: "e.yaml", text: SourceText([UInt8]())).format(d)
         == "e.yaml:6:1: error: the file is empty [empty]\n")
+  }
+}
+
+/// `render` draws exactly the lines the server counts: each item as many lines as its height.
+@Suite struct RenderMatchesHeightsTests {
+  @Test(arguments: ["contacts.yaml", "accordion.yaml", "contacts.json"], [12, 30, 45, 80])
+  func everyItemTakesItsHeight(file: String, width: Int) throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("examples/\(file)").path
+    // Under expansion: single (the accordion) --expand all is refused: draw the file's expansion.
+    let single = file == "accordion.yaml"
+    let output = RenderCommand.run(file: path, width: width, expand: single ? nil : [])
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let document = try #require(OutlineLoader.load(bytes).document)
+    var state = OutlineState(
+      outline: Outline(document: document),
+      layout: OutlineRenderer.layout(file: document.layout, width: Double(width)))
+    if !single { _ = try state.expandAll() }
+    #expect(output.status == 0)
+    var lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    if document.title != nil { lines = lines.dropFirst() }
+    #expect(Double(lines.count) == state.contentHeight)
+    #expect(!output.stdout.contains("\t"))
   }
 }

@@ -5,7 +5,7 @@ public enum Command: Equatable, Sendable {
   /// Serve JSON-RPC on stdin/stdout.
   case serve(ServerOptions)
   /// `render FILE [--width N] [--expand all|ID,...]`: print the visible outline.
-  case render(file: String, width: Int, expand: [String]?)
+  case render(file: String, width: Int?, expand: [String]?)
   case help
   case version
 }
@@ -42,7 +42,7 @@ extension Command {
                                (default $XDG_STATE_HOME/outline-server or ~/.local/state/outline-server)
 
     render prints the visible outline of FILE as a pane would show it:
-      --width N                pane width in cells (default 80)
+      --width N                pane width in cells (default: the file's layout width, else 80)
       --expand all|ID,...      open every group, or the groups with these ids
 
     """
@@ -67,14 +67,16 @@ extension Command {
     case "render":
       _ = it.next()
       var file: String? = nil
-      var width = 80
+      var width: Int? = nil
       var expand: [String]? = nil
       while let a = it.next() {
         switch a {
         case "--width": width = try positive(a)
         case "--expand":
           let v = try value(a)
-          expand = v == "all" ? [] : v.split(separator: ",").map(String.init)
+          let ids = v.split(separator: ",").map(String.init)
+          guard v == "all" || !ids.isEmpty else { throw UsageError("--expand needs all or group ids, got \"\(v)\"") }
+          expand = v == "all" ? [] : ids
         default:
           guard !a.hasPrefix("-") || a == "-" else { throw UsageError("unknown option \(a) for render") }
           guard file == nil else { throw UsageError("render takes one FILE, got \"\(file!)\" and \"\(a)\"") }

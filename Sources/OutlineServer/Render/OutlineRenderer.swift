@@ -5,8 +5,11 @@ import OutlineModel
 /// counts ("3/10"), `●`/`○` for active and inactive rows, titles and details
 /// wrapped by the same ``TextMeasurer`` the server's `auto` heights use.
 ///
-/// Columns: an item at depth `d` starts at `indent × d`; its first
-/// `padding.left` cells (2 by default here) hold the arrow or the dot.
+/// Each item takes exactly as many lines as its height in the layout (cells,
+/// line height 1): padding lines, then its text lines, cut or filled to the
+/// height. Columns: an item at depth `d` starts at `indent × d`; the arrow or
+/// the dot sits in its left padding (at least 2 cells here). Tabs are drawn
+/// as the spaces they advance by.
 public struct OutlineRenderer {
   public let state: OutlineState
 
@@ -15,12 +18,17 @@ public struct OutlineRenderer {
     self.state = state
   }
 
-  /// The layout `render` uses: cells at `width`, 2 cells of left padding for the markers.
-  public static func layout(width: Double) -> LayoutOverrides {
+  /// The layout `render` uses: the file's layout drawn in cells (narrow 1, wide 2,
+  /// line height 1), at `width` (else the file's, else 80), with at least 2 cells
+  /// of left padding for the markers.
+  public static func layout(file: LayoutOverrides = LayoutOverrides(), width: Double?) -> LayoutOverrides {
     var l = LayoutOverrides()
     l.unit = .cell
-    l.width = width
-    l.paddingLeft = 2
+    l.narrowWidth = 1
+    l.wideWidth = 2
+    l.lineHeight = 1
+    l.width = width ?? file.width ?? 80
+    l.paddingLeft = max(file.paddingLeft ?? 0, 2)
     return l
   }
 
@@ -28,28 +36,56 @@ public struct OutlineRenderer {
   public func render() -> String {
     var out = ""
     if let title = state.outline.title { out += title + "\n" }
-    let heights = RowHeights(layout: state.layout, widths: state.widths)
+    let layout = state.layout
+    let heights = RowHeights(layout: layout, widths: state.widths)
+    let top = Int(layout.padding.top.rounded(.down))
     for v in state.visibleItems(start: 0, count: state.total) {
       let item = state.item(v.position)
-      let indent = String(repeating: " ", count: Int(state.layout.indent * Double(item.depth)))
-      let pad = String(repeating: " ", count: max(0, Int(state.layout.padding.left)))
+      let indent = String(repeating: " ", count: Int(layout.indent * Double(item.depth)))
+      let pad = String(repeating: " ", count: max(0, Int(layout.padding.left) - 2))
       let width = heights.wrapWidth(depth: item.depth)
+      var text: [String] = []
+      func wrapped(_ s: String?, atLeastOne: Bool) -> [String] {
+        guard let s, !s.isEmpty else { return atLeastOne ? [""] : [] }
+        let lines = heights.measurer.lines(s, width: width).map { expandTabs($0, heights.measurer) }
+        return layout.maxLines.map { Array(lines.prefix($0)) } ?? lines
+      }
       if item.isGroup {
-        var header = indent + (v.expanded ? "▾ " : "▸ ") + item.title
+        var header = item.title
         if let badge = item.badge { header += " " + badge }
         header += "  \(item.activeCount)/\(item.rowCount)"
-        out += header + "\n"
-        continue
+        text = layout.headerHeight == .auto ? wrapped(header, atLeastOne: true) : [header]
+      } else {
+        text = wrapped(item.title, atLeastOne: true) + wrapped(item.detail, atLeastOne: false)
       }
-      let marker = item.active ? "● " : "○ "
-      var first = true
-      for text in [item.title, item.detail ?? ""] where !text.isEmpty || first {
-        var lines = heights.measurer.lines(text, width: width)
-        if let cap = state.layout.maxLines { lines = Array(lines.prefix(cap)) }
-        for line in lines {
-          out += indent + (first ? marker : pad) + line + "\n"
-          first = false
-        }
+      // Exactly `height` lines: padding on top, the text, blank lines below; cut when fixed and short.
+      var lines = Array(repeating: "", count: top) + text
+      let count = max(0, Int(v.height.rounded()))
+      lines = Array(lines.prefix(count)) + Array(repeating: "", count: max(0, count - lines.count))
+      let marker = item.isGroup ? (v.expanded ? "▾ " : "▸ ") : (item.active ? "● " : "○ ")
+      for (i, line) in lines.enumerated() {
+        let lead = i == min(top, lines.count - 1) ? marker : "  "
+        let drawn = indent + lead + pad + line
+        out += (line.isEmpty && i != min(top, lines.count - 1) ? "" : drawn) + "\n"
+      }
+    }
+    return out
+  }
+
+  /// `line` with each tab replaced by the spaces it advances by (from the line's start).
+  private func expandTabs(_ line: Substring, _ measurer: TextMeasurer) -> String {
+    guard line.contains("\t") else { return String(line) }
+    var out = ""
+    var x: Double = 0
+    for c in line {
+      if c == "\t" {
+        let stop = Double(max(1, measurer.tabSize)) * measurer.narrowWidth
+        let next = ((x / stop).rounded(.down) + 1) * stop
+        out += String(repeating: " ", count: Int((next - x).rounded()))
+        x = next
+      } else {
+        out.append(c)
+        x += measurer.width(of: Substring(String(c)))
       }
     }
     return out

@@ -15,7 +15,7 @@ public enum RenderCommand {
   }
 
   public static func run(
-    file: String, width: Int, expand: [String]?, widths: any ClusterWidthTable = UnicodeClusterWidths()
+    file: String, width: Int?, expand: [String]?, widths: any ClusterWidthTable = UnicodeClusterWidths()
   ) -> Output {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -34,7 +34,8 @@ public enum RenderCommand {
     var stderr = result.diagnostics.map(formatter.format).joined()
     guard let document = result.document else { return Output(stdout: "", stderr: stderr, status: 1) }
     var state = OutlineState(
-      outline: Outline(document: document), layout: OutlineRenderer.layout(width: Double(width)), widths: widths)
+      outline: Outline(document: document),
+      layout: OutlineRenderer.layout(file: document.layout, width: width.map(Double.init)), widths: widths)
     stderr += state.warnings.map(formatter.format).joined()
     if let expand {
       if expand.isEmpty {
