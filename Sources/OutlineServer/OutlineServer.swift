@@ -58,6 +58,13 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   public func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
     lock.lock()
     defer { lock.unlock() }
+    let start = log.isEnabled(.debug) ? DispatchTime.now().uptimeNanoseconds : 0
+    defer {
+      if start > 0 {
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        log.debug("\(message.method)\(message.id.map { " #\($0)" } ?? "") took \(String(format: "%.2f", ms)) ms")
+      }
+    }
     let result = try handleLocked(message)
     if Self.viewStateMethods.contains(message.method), let uri = message.params?["uri"]?.stringValue {
       markViewStateChanged(uri)
@@ -136,11 +143,15 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
 
   private func initialize(_ p: Params) throws(ResponseError) -> JSONValue {
     var encoding = PositionEncoding.utf16
+    if p.has("clientInfo") { _ = try p.optionalObject("clientInfo") }
     if let capabilities = try p.optionalObject("capabilities"),
       let general = try capabilities.optionalObject("general"),
       let list = general.value("positionEncodings")
     {
       guard case .array(let names) = list else {
+        throw .invalidParams("\"capabilities.general.positionEncodings\" must be an array of strings")
+      }
+      guard names.allSatisfy({ $0.stringValue != nil }) else {
         throw .invalidParams("\"capabilities.general.positionEncodings\" must be an array of strings")
       }
       // The first one the server supports, in the client's order.

@@ -84,7 +84,18 @@ struct ViewStateStore: Sendable {
         throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
       }
     } catch {
-      log.warn("cannot save the view state of \(state.path) in \(directory.path): \(error)")
+      log.warn("cannot save the view state of \(state.path) in \(directory.path): \(Self.describe(error))")
     }
+  }
+
+  /// A one-line reason: the system's words for the underlying `errno` when there is one.
+  static func describe(_ error: any Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+    if let reason = ns.userInfo[NSLocalizedDescriptionKey] as? String { return reason }
+    return "\(error)"
   }
 }

@@ -281,8 +281,10 @@ struct SchemaReader {
   private mutating func number(_ index: Int, _ field: String, minimum: Double, strict: Bool = false) -> Double? {
     let (node, _) = resolve(index)
     if isEmpty(node) { return nil }
-    if let v = number(node), strict ? v > minimum : v >= minimum { return v }
-    let bound = strict ? "greater than \(format(minimum))" : ">= \(format(minimum))"
+    if let v = number(node), strict ? v > minimum : v >= minimum, v <= LayoutLimits.maxLength { return v }
+    let bound =
+      (strict ? "greater than \(format(minimum))" : ">= \(format(minimum))")
+      + " and <= \(format(LayoutLimits.maxLength))"
     report(node, token(node), "type", "\"\(field)\" must be a number \(bound), found \(describe(node))")
     return nil
   }
@@ -305,7 +307,7 @@ struct SchemaReader {
     let (node, _) = resolve(index)
     if isEmpty(node) { return nil }
     if nodes[node].kind == .scalar, CoreScalar.equals(scalar(node), "auto") { return .auto }
-    if let v = number(node), v >= 0 { return .fixed(v) }
+    if let v = number(node), v >= 0, v <= LayoutLimits.maxLength { return .fixed(v) }
     report(node, token(node), "type", "\"\(field)\" must be a number >= 0 or auto, found \(describe(node))")
     return nil
   }

@@ -120,3 +120,20 @@ import Testing
     #expect(window["tops"]?.arrayValue?.compactMap(\.doubleValue) == Array(tops[3..<5]))
   }
 }
+
+@Suite struct LayoutBoundsTests {
+  @Test func hugeValuesAreRefusedSoHeightsStayNumbers() throws {
+    let s = try ServerProcess()
+    s.initialize()
+    _ = s.result("openOutline", ["uri": "mem:b", "text": "groups: [{title: G, expanded: true, rows: [{title: r}]}]"])
+    for field in ["lineHeight", "width", "indent", "narrowWidth", "wideWidth", "headerHeight", "rowHeight"] {
+      #expect(s.errorCode("setLayout", ["uri": "mem:b", .init(stringLiteral: field): 1e308]) == -32602, "\(field)")
+    }
+    #expect(s.errorCode("setLayout", ["uri": "mem:b", "padding": ["top": 1e300]]) == -32602)
+    let ok = s.result("setLayout", ["uri": "mem:b", "width": 1e-300])
+    #expect(ok["contentHeight"]?.doubleValue?.isFinite == true)
+    // A negative scroll offset is stored as 0.
+    _ = s.result("setViewState", ["uri": "mem:b", "expanded": ["G"], "scrollTop": -3])
+    #expect(s.result("getViewState", ["uri": "mem:b"])["scrollTop"] == 0)
+  }
+}

@@ -127,12 +127,12 @@ import Testing
       """,
       [
         #"1:8-1:10 error type: "unit" must be cell or px, found "em""#,
-        #"2:9-2:10 error type: "width" must be a number greater than 0, found "0""#,
-        #"3:14-3:16 error type: "lineHeight" must be a number >= 0, found "-1""#,
+        #"2:9-2:10 error type: "width" must be a number greater than 0 and <= 1000000, found "0""#,
+        #"3:14-3:16 error type: "lineHeight" must be a number >= 0 and <= 1000000, found "-1""#,
         #"4:13-4:17 error type: "rowHeight" must be a number >= 0 or auto, found "tall""#,
         #"5:12-5:13 error type: "maxLines" must be an integer >= 1, found "0""#,
         #"6:11-6:14 error type: "tabSize" must be an integer >= 1, found "2.5""#,
-        #"7:17-7:20 error type: "top" must be a number >= 0, found "1""#,
+        #"7:17-7:20 error type: "top" must be a number >= 0 and <= 1000000, found "1""#,
       ])
   }
 

@@ -26,6 +26,12 @@ public struct Padding: Sendable, Equatable {
   }
 }
 
+/// Bounds on layout values, so that every height and offset stays a finite number.
+public enum LayoutLimits {
+  /// The largest width, advance, line height, height, indent or padding accepted, in the layout's unit.
+  public static let maxLength: Double = 1_000_000
+}
+
 /// Everything that decides row heights (PROTOCOL §5), with the contract's defaults.
 public struct Layout: Sendable, Equatable {
   public var unit: LayoutUnit = .cell

@@ -149,8 +149,9 @@ extension OutlineState {
     }
     if let focusID, let p = outline.position(of: focusID) { focus = p }
     if let scrollTop {
-      self.scrollTop = scrollTop
-      result.scrollTop = scrollTop
+      // A scroll offset is never negative (as an anchored toggle's).
+      self.scrollTop = max(0, scrollTop)
+      result.scrollTop = max(0, scrollTop)
     }
     return result
   }

@@ -124,6 +124,9 @@ extension OutlineServer {
     }
     try cancellation.check()
     documents[uri] = OpenDocument(uri: uri, state: state, path: path)
+    log.info(
+      "opened \(uri): \(outline.groupCount) groups, \(outline.rowCount) rows, \(bytes.count) bytes"
+        + (watch ? ", watched" : ""))
     if watch, let path {
       watcher.watch(uri, path: path)
     } else {
@@ -179,6 +182,7 @@ extension OutlineServer {
     guard case .object(var o)? = try? reload(doc, bytes: [UInt8](data), cancellation: CancellationToken()) else {
       return
     }
+    log.info("\(path) changed on disk: version \(doc.state.version)")
     o["uri"] = .string(uri)
     o["applied"] = nil
     sendNotification?("outlineChanged", .object(o))

@@ -7,18 +7,18 @@ extension OutlineServer {
   static func layoutOverrides(_ p: Params) throws(ResponseError) -> LayoutOverrides {
     var l = LayoutOverrides()
     l.unit = try p.optionalEnum("unit", LayoutUnit.self)
-    l.width = try p.optionalNumber("width", above: 0)
-    l.narrowWidth = try p.optionalNumber("narrowWidth", min: 0)
-    l.wideWidth = try p.optionalNumber("wideWidth", min: 0)
-    l.lineHeight = try p.optionalNumber("lineHeight", min: 0)
+    l.width = try p.optionalNumber("width", above: 0, max: LayoutLimits.maxLength)
+    l.narrowWidth = try p.optionalNumber("narrowWidth", min: 0, max: LayoutLimits.maxLength)
+    l.wideWidth = try p.optionalNumber("wideWidth", min: 0, max: LayoutLimits.maxLength)
+    l.lineHeight = try p.optionalNumber("lineHeight", min: 0, max: LayoutLimits.maxLength)
     l.headerHeight = try heightSpec(p, "headerHeight")
     l.rowHeight = try heightSpec(p, "rowHeight")
-    l.indent = try p.optionalNumber("indent", min: 0)
+    l.indent = try p.optionalNumber("indent", min: 0, max: LayoutLimits.maxLength)
     if let padding = try p.optionalObject("padding") {
-      l.paddingTop = try padding.optionalNumber("top", min: 0)
-      l.paddingBottom = try padding.optionalNumber("bottom", min: 0)
-      l.paddingLeft = try padding.optionalNumber("left", min: 0)
-      l.paddingRight = try padding.optionalNumber("right", min: 0)
+      l.paddingTop = try padding.optionalNumber("top", min: 0, max: LayoutLimits.maxLength)
+      l.paddingBottom = try padding.optionalNumber("bottom", min: 0, max: LayoutLimits.maxLength)
+      l.paddingLeft = try padding.optionalNumber("left", min: 0, max: LayoutLimits.maxLength)
+      l.paddingRight = try padding.optionalNumber("right", min: 0, max: LayoutLimits.maxLength)
     }
     l.maxLines = try p.optionalInt("maxLines", min: 1)
     l.tabSize = try p.optionalInt("tabSize", min: 1)
@@ -28,7 +28,9 @@ extension OutlineServer {
   private static func heightSpec(_ p: Params, _ key: String) throws(ResponseError) -> HeightSpec? {
     guard let v = p.value(key) else { return nil }
     if case .string("auto") = v { return .auto }
-    guard let d = v.doubleValue, d.isFinite, d >= 0 else { throw p.fail(key, "must be a number ≥ 0 or \"auto\"") }
+    guard let d = v.doubleValue, d.isFinite, d >= 0, d <= LayoutLimits.maxLength else {
+      throw p.fail(key, "must be a number from 0 to \(Params.format(LayoutLimits.maxLength)) or \"auto\"")
+    }
     return .fixed(d)
   }
 
@@ -43,7 +45,7 @@ extension OutlineServer {
     let doc = try document(p)
     let start = try p.optionalInt("start") ?? 0
     let count = min(try p.optionalInt("count") ?? Self.maxRowsPerAnswer, Self.maxRowsPerAnswer)
-    if let width = try p.optionalNumber("width", above: 0) {
+    if let width = try p.optionalNumber("width", above: 0, max: LayoutLimits.maxLength) {
       var l = LayoutOverrides()
       l.width = width
       doc.state.setLayout(l)

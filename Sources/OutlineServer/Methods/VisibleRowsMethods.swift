@@ -48,7 +48,7 @@ extension OutlineServer {
       guard height >= 0 else { throw viewport.fail("height", "must be ≥ 0") }
       items = state.visibleItems(viewportTop: top, height: height, limit: Self.maxRowsPerAnswer)
       doc.viewportHeight = height
-      doc.state.scrollTop = top
+      doc.state.scrollTop = max(0, top)
     } else {
       items = state.visibleItems(start: start, count: count)
     }

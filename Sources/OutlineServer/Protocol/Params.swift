@@ -69,9 +69,12 @@ struct Params {
     return d
   }
 
-  func optionalNumber(_ key: String, min: Double? = nil, above: Double? = nil) throws(ResponseError) -> Double? {
+  func optionalNumber(_ key: String, min: Double? = nil, above: Double? = nil, max: Double? = nil)
+    throws(ResponseError) -> Double?
+  {
     guard has(key) else { return nil }
     let d = try number(key)
+    if let max, d > max { throw fail(key, "must be ≤ \(Self.format(max))") }
     if let min, d < min { throw fail(key, "must be ≥ \(Self.format(min))") }
     if let above, d <= above { throw fail(key, "must be > \(Self.format(above))") }
     return d
