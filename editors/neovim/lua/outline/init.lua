@@ -489,6 +489,13 @@ function M.open(file)
     path = vim.fn.fnamemodify(vim.fn.expand(file), ':p')
   else
     src = vim.api.nvim_get_current_buf()
+    -- :Outline inside a pane refreshes that pane rather than outlining its text.
+    local own = panes[src]
+    if own then
+      local w = pane_win(own)
+      if w then vim.api.nvim_set_current_win(w) end
+      return own
+    end
     if not is_yaml(src) then
       notify_error('the current buffer is not a YAML file; give a file: :Outline FILE')
       return nil
