@@ -183,7 +183,9 @@ struct SchemaReader {
         if !unknown.insert(name).inserted {
           report(keyIndex, token(keyIndex), "duplicate-key", "duplicate key \"\(name)\"")
         } else {
-          report(keyIndex, token(keyIndex), "unknown-key", "unknown key \"\(name)\"", severity: .warning)
+          let why =
+            name == "<<" ? " (merge keys are a YAML 1.1 extension: write the fields out, or alias the whole item)" : ""
+          report(keyIndex, token(keyIndex), "unknown-key", "unknown key \"\(name)\"" + why, severity: .warning)
         }
         continue
       }
