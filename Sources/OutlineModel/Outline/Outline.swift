@@ -42,9 +42,11 @@ public struct Outline: Sendable {
     }
     items = builder.items
     positionByID = builder.positionByID
-    groupPositions = items.indices.filter { items[$0].isGroup }
-    parentPositions = items.map { Int32($0.parent ?? -1) }
-    lastChildFlags = items.map(\.isLastChild)
+    // Index loops reading stored fields: mapping over the items would copy each one.
+    let n = items.count
+    groupPositions = (0..<n).filter { items[$0].kind == .group }
+    parentPositions = (0..<n).map { Int32(items[$0].parent ?? -1) }
+    lastChildFlags = (0..<n).map { items[$0].isLastChild }
   }
 
   private static func collectIDs(_ groups: [GroupSpec], into set: inout Set<String>) {

@@ -52,7 +52,7 @@ public struct OutlineState: Sendable {
     self.hostLayout = layout
     self.widths = widths
     self.layout = Layout().applying(outline.layout).applying(layout)
-    expanded = outline.items.map { $0.expandedInFile ?? false }
+    expanded = (0..<outline.count).map { outline.items[$0].expandedInFile ?? false }
     heights = []
     index = VisibilityIndex(covers: [], heights: [])
     warnings = normalizeSingle()
@@ -376,7 +376,11 @@ public struct OutlineState: Sendable {
   }
 
   private static func computeHeights(_ outline: Outline, _ rowHeights: RowHeights) -> [Double] {
-    outline.items.map { rowHeights.height(of: $0) }
+    let layout = rowHeights.layout
+    if case .fixed(let header) = layout.headerHeight, case .fixed(let row) = layout.rowHeight {
+      return (0..<outline.count).map { outline.items[$0].kind == .group ? header : row }
+    }
+    return outline.items.withUnsafeBufferPointer { items in items.map { rowHeights.height(of: $0) } }
   }
 
   // MARK: Saved expansion
