@@ -23,9 +23,11 @@ final class EventParser {
   private let parser: UnsafeMutablePointer<yaml_parser_t>
   private let event: UnsafeMutablePointer<yaml_event_t>
   private var hasEvent = false
+  private let input: UnsafeBufferPointer<UInt8>
 
   /// Starts parsing `input`, which must outlive this parser.
   init(_ input: UnsafeBufferPointer<UInt8>) {
+    self.input = input
     parser = .allocate(capacity: 1)
     event = .allocate(capacity: 1)
     yaml_parser_initialize(parser)
@@ -58,6 +60,11 @@ final class EventParser {
       if let context = p.context {
         message = "\(String(cString: context)): \(message)"
       }
+      if p.error == YAML_READER_ERROR {
+        // Reader errors (a control character, say) give a byte offset, not a mark.
+        let at = position(ofByte: Int(p.problem_offset))
+        throw SyntaxProblem(message: message, line: at.line, column: at.column)
+      }
       let mark = p.problem_mark
       throw SyntaxProblem(message: message, line: Int(mark.line), column: Int(mark.column))
     }
@@ -75,6 +82,26 @@ final class EventParser {
     case YAML_ALIAS_EVENT: return .alias
     default: return .streamEnd
     }
+  }
+
+  /// The 0-based line and column (in Unicode scalars, as libyaml's marks) of a byte of the input.
+  private func position(ofByte offset: Int) -> (line: Int, column: Int) {
+    var line = 0
+    var column = 0
+    var i = 0
+    // A leading byte order mark is not counted, as libyaml's marks do not count it.
+    if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { i = 3 }
+    while i < min(offset, input.count) {
+      let b = input[i]
+      if b == 0x0A {
+        line += 1
+        column = 0
+      } else if b & 0xC0 != 0x80 {
+        column += 1
+      }
+      i += 1
+    }
+    return (line, column)
   }
 
   /// Start of the current event: 0-based line, column in characters.

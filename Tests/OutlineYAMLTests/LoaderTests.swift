@@ -416,3 +416,12 @@ import Testing
     #expect(r.diagnostics.map(\.code) == ["syntax"])
   }
 }
+
+@Suite struct ReaderErrorTests {
+  /// libyaml reports reader errors by byte offset; the diagnostic still points at the character.
+  @Test func aControlCharacterIsReportedWhereItIs() throws {
+    let r = try load("title: é\u{01}x\ngroups: []\n")
+    #expect(r.diagnostics.map(\.code) == ["syntax"])
+    #expect(r.diagnostics.first?.range.start == SourcePosition(line: 0, column: 8))
+  }
+}
