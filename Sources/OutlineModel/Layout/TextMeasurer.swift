@@ -111,6 +111,25 @@ public struct TextMeasurer: Sendable {
     var xAtBreak: Double = 0
     // Whether the cluster before `i` is wide: then `i` is a break opportunity.
     var prevWide = false
+    /// Makes room for a cluster of width `w` that starts at `i`: when it does not
+    /// fit, the word after the last break opportunity moves to a new line, and
+    /// a word longer than a whole line is cut before the cluster.
+    @inline(__always)
+    func makeRoom(_ w: Double, before i: String.Index) {
+      guard x + w > limit && x > 0 else { return }
+      if let b = breakAt, b > lineStart {
+        body(text[lineStart..<b])
+        lineStart = b
+        x -= xAtBreak
+        breakAt = nil
+      }
+      if x + w > limit && x > 0 {
+        body(text[lineStart..<i])
+        lineStart = i
+        x = 0
+        breakAt = nil
+      }
+    }
     var i = text.startIndex
     let utf8 = text.utf8
     let end = text.endIndex
@@ -144,20 +163,7 @@ public struct TextMeasurer: Sendable {
             xAtBreak = x
           }
           prevWide = false
-          if x + w > limit && x > 0 {
-            if let b = breakAt, b > lineStart {
-              body(text[lineStart..<b])
-              lineStart = b
-              x -= xAtBreak
-              breakAt = nil
-            }
-            if x + w > limit && x > 0 {
-              body(text[lineStart..<i])
-              lineStart = i
-              x = 0
-              breakAt = nil
-            }
-          }
+          makeRoom(w, before: i)
           x += w
           i = j
           continue
@@ -198,22 +204,7 @@ public struct TextMeasurer: Sendable {
         xAtBreak = x
       }
       prevWide = cls == .wide
-      if x + w > limit && x > 0 {
-        if let b = breakAt, b > lineStart {
-          // Move the word after the last opportunity to a new line.
-          body(text[lineStart..<b])
-          lineStart = b
-          x -= xAtBreak
-          breakAt = nil
-        }
-        if x + w > limit && x > 0 {
-          // The word alone is longer than a line: cut before this cluster.
-          body(text[lineStart..<i])
-          lineStart = i
-          x = 0
-          breakAt = nil
-        }
-      }
+      makeRoom(w, before: i)
       x += w
       if first == 0x200B {
         breakAt = next
