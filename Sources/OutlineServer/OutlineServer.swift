@@ -38,6 +38,14 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// Polls the files opened with `watch: true`.
   lazy var watcher = FileWatcher { [weak self] uri in self?.watchedFileChanged(uri) }
 
+  /// A server with no outline open, not yet initialized.
+  ///
+  /// - Parameters:
+  ///   - options: command-line options; the state directory is taken from them.
+  ///   - log: where problems are reported (stderr).
+  ///   - widths: classifies grapheme clusters for `auto` heights; Unicode's tables by default.
+  ///   - exitProcess: called for the `exit` notification with the status (0 after `shutdown`,
+  ///     else 1, PROTOCOL §2).
   public init(
     options: ServerOptions = ServerOptions(), log: Logger = Logger(),
     widths: any ClusterWidthTable = UnicodeClusterWidths(),

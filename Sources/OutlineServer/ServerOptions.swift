@@ -14,11 +14,14 @@ public struct ServerOptions: Sendable {
   /// `--state-dir DIR`: where view state is saved; `nil` saves none.
   public var stateDirectory: String? = ViewStateStore.defaultDirectory()
 
+  /// The defaults of `outline-server` without options.
   public init() {}
 }
 
 /// The server's name and version, as `initialize` and `--version` report them.
 public enum ServerInfo {
+  /// The program name, `serverInfo.name`.
   public static let name = "outline-server"
+  /// The program version (semantic versioning), `serverInfo.version`.
   public static let version = "1.0.0"
 }

@@ -22,6 +22,7 @@ public struct OutlineLoader {
     /// expanded; the top-level mapping is level 1.
     public var maxDepth = 256
 
+    /// The defaults: 10,000,000 nodes, depth 256 (PROTOCOL §3).
     public init() {}
   }
 
@@ -252,6 +253,7 @@ public struct LoadResult: Sendable {
   /// Errors and warnings, in source order.
   public var diagnostics: [Diagnostic]
 
+  /// A result with the given members.
   public init(document: OutlineDocument?, diagnostics: [Diagnostic]) {
     self.document = document
     self.diagnostics = diagnostics

@@ -8,6 +8,7 @@ import Synchronization
 public final class CancellationToken: Sendable {
   private let cancelled = Atomic<Bool>(false)
 
+  /// A token that is not marked.
   public init() {}
 
   /// `true` once ``cancel()`` was called.

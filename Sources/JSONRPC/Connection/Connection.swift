@@ -38,10 +38,15 @@ public enum RunEnd: Sendable, Equatable {
 ///   ``sendNotification(method:params:)`` may be called from any thread, including the
 ///   worker (from a handler).
 public final class Connection: Sendable {
+  /// The file descriptor messages are read from.
   public let input: Int32
+  /// The file descriptor messages are written to.
   public let output: Int32
+  /// How messages are delimited, in both directions.
   public let framing: Framing
+  /// The largest body accepted, in bytes.
   public let maxMessageBytes: Int
+  /// Where transport problems are reported (stderr).
   public let log: Logger
 
   /// `true` once a write failed; guards the output fd, so writes never interleave.
@@ -51,6 +56,8 @@ public final class Connection: Sendable {
   private let worker = DispatchQueue(label: "outline-server.jsonrpc.worker")
   private let started = Atomic<Bool>(false)
 
+  /// A connection over two open file descriptors; nothing is read until ``run(handler:)``.
+  ///
   /// - Parameters:
   ///   - input: the fd messages are read from (usually 0).
   ///   - output: the fd messages are written to (usually from ``StandardStreams/protectStdout()``).

@@ -9,6 +9,7 @@ public struct IncomingMessage: Sendable {
   /// Marked by `$/cancelRequest {id}`; never marked for a notification.
   public let cancellation: CancellationToken
 
+  /// A message with the given members; a request gets a fresh, unmarked token by default.
   public init(method: String, params: JSONValue?, id: RequestID?, cancellation: CancellationToken = CancellationToken())
   {
     self.method = method

@@ -19,8 +19,10 @@ public enum Framing: String, Sendable, CaseIterable {
 /// The stream cannot be resynchronised: the caller reports it on stderr and exits with
 /// status 1 (outline protocol §1).
 public struct FramingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What is broken, e.g. `invalid Content-Length: "abc"`.
   public let description: String
 
+  /// An error with the given description.
   public init(_ description: String) {
     self.description = description
   }

@@ -19,6 +19,7 @@ public struct LSPFramer: MessageFramer {
   /// The longest header block accepted, in bytes.
   public static let maxHeaderBytes = 64 * 1024
 
+  /// The largest `Content-Length` accepted, in bytes (`--max-message-bytes`).
   public let maxMessageBytes: Int
   private var buffer: [UInt8] = []
   /// Index of the first unconsumed byte in `buffer`.
@@ -28,6 +29,8 @@ public struct LSPFramer: MessageFramer {
   /// Where the header search resumes, so a header split into many pushes is scanned once.
   private var scanned = 0
 
+  /// An empty framer.
+  ///
   /// - Parameter maxMessageBytes: the largest declared `Content-Length` accepted, in bytes.
   public init(maxMessageBytes: Int) {
     self.maxMessageBytes = maxMessageBytes
@@ -36,6 +39,10 @@ public struct LSPFramer: MessageFramer {
   /// `true` when some bytes of an unfinished message are buffered.
   public var hasPartialMessage: Bool { bodyLength != nil || start < buffer.count }
 
+  /// Appends bytes read from the stream; compacts the buffer once half of it is consumed.
+  ///
+  /// - Parameter bytes: the bytes, in stream order.
+  /// - Complexity: amortised O(n) in `bytes.count`.
   public mutating func push(_ bytes: some Collection<UInt8>) {
     if start > 0, start >= buffer.count / 2 {
       buffer.removeSubrange(0..<start)
@@ -45,6 +52,14 @@ public struct LSPFramer: MessageFramer {
     buffer.append(contentsOf: bytes)
   }
 
+  /// The next complete body, or `nil` while its header or body is incomplete.
+  ///
+  /// - Returns: the body's bytes, exactly `Content-Length` of them, without the header.
+  /// - Throws: ``FramingError`` for a header without `Content-Length`, a missing, non-numeric
+  ///   or conflicting length, a length over ``maxMessageBytes``, a header line without a colon,
+  ///   or a header block over ``maxHeaderBytes``. After a throw the framer is unusable.
+  /// - Complexity: O(h + n) for a header of h bytes and a body of n; header bytes already
+  ///   searched are not searched again.
   public mutating func next() throws(FramingError) -> [UInt8]? {
     if bodyLength == nil {
       guard let length = try readHeader() else { return nil }
@@ -59,6 +74,10 @@ public struct LSPFramer: MessageFramer {
     return body
   }
 
+  /// Called at end of input.
+  ///
+  /// - Returns: always `nil`: in this framing the end of input completes no message.
+  /// - Throws: ``FramingError`` when part of a header or body is buffered (a truncated message).
   public mutating func finish() throws(FramingError) -> [UInt8]? {
     if hasPartialMessage {
       throw FramingError("end of input inside a message (\(buffer.count - start) bytes buffered)")
@@ -66,6 +85,8 @@ public struct LSPFramer: MessageFramer {
     return nil
   }
 
+  /// The bytes to write for `body`: `Content-Length: N\r\n\r\n` (N = `body.count` in bytes)
+  /// followed by `body`; no `Content-Type` header.
   public func frame(_ body: [UInt8]) -> [UInt8] {
     var out = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
     out.append(contentsOf: body)

@@ -6,6 +6,7 @@
 /// ``FramingError`` as soon as that many bytes are buffered without a newline. At end of
 /// input, a last line without a newline is still a message.
 public struct NDJSONFramer: MessageFramer {
+  /// The longest line accepted, in bytes, not counting its line ending (`--max-message-bytes`).
   public let maxMessageBytes: Int
   private var buffer: [UInt8] = []
   /// Index of the first unconsumed byte in `buffer`.
@@ -13,11 +14,17 @@ public struct NDJSONFramer: MessageFramer {
   /// Where the newline search resumes.
   private var scanned = 0
 
+  /// An empty framer.
+  ///
   /// - Parameter maxMessageBytes: the longest line accepted, in bytes.
   public init(maxMessageBytes: Int) {
     self.maxMessageBytes = maxMessageBytes
   }
 
+  /// Appends bytes read from the stream; compacts the buffer once half of it is consumed.
+  ///
+  /// - Parameter bytes: the bytes, in stream order.
+  /// - Complexity: amortised O(n) in `bytes.count`.
   public mutating func push(_ bytes: some Collection<UInt8>) {
     if start > 0, start >= buffer.count / 2 {
       buffer.removeSubrange(0..<start)
@@ -27,6 +34,13 @@ public struct NDJSONFramer: MessageFramer {
     buffer.append(contentsOf: bytes)
   }
 
+  /// The next non-blank line, or `nil` until a newline arrives.
+  ///
+  /// - Returns: the line's bytes without `\n` and without a `\r` before it; blank lines are
+  ///   skipped.
+  /// - Throws: ``FramingError`` for a line longer than ``maxMessageBytes``, as soon as more
+  ///   bytes than that are buffered without a newline. After a throw the framer is unusable.
+  /// - Complexity: O(n) in the bytes buffered; bytes already searched are not searched again.
   public mutating func next() throws(FramingError) -> [UInt8]? {
     while true {
       guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
@@ -48,6 +62,10 @@ public struct NDJSONFramer: MessageFramer {
     }
   }
 
+  /// Called at end of input: the last line, which had no newline.
+  ///
+  /// - Returns: that line (a trailing `\r` dropped), or `nil` when it is empty or blank.
+  /// - Throws: ``FramingError`` when it is longer than ``maxMessageBytes``.
   public mutating func finish() throws(FramingError) -> [UInt8]? {
     var line = buffer[start...]
     start = buffer.count
@@ -59,6 +77,8 @@ public struct NDJSONFramer: MessageFramer {
     return Self.isBlank(line) ? nil : Array(line)
   }
 
+  /// The bytes to write for `body`: `body` followed by `\n`. The body must hold no raw newline,
+  /// which compact JSON never does.
   public func frame(_ body: [UInt8]) -> [UInt8] {
     var out = body
     out.append(UInt8(ascii: "\n"))

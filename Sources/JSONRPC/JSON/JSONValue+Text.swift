@@ -5,6 +5,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
   /// A human-readable reason, with the byte offset.
   public let description: String
 
+  /// An error with the given reason.
   public init(_ description: String) {
     self.description = description
   }

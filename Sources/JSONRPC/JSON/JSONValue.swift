@@ -9,12 +9,19 @@ import Foundation
 ///
 /// Objects are unordered; ``encoded()`` writes keys sorted, so the output is deterministic.
 public enum JSONValue: Sendable, Hashable {
+  /// JSON `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// An integral number that fits in `Int64` (`7.0` included).
   case int(Int64)
+  /// Any other number: one with a fractional part, or an integer outside `Int64`.
   case double(Double)
+  /// A string, unescaped.
   case string(String)
+  /// An array, elements in order.
   case array([JSONValue])
+  /// An object; unordered, a repeated key keeps the last value.
   case object([String: JSONValue])
 }
 
@@ -85,12 +92,19 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
   ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
   ExpressibleByDictionaryLiteral
 {
+  /// `nil` is JSON `null`.
   public init(nilLiteral: ()) { self = .null }
+  /// A boolean literal is ``bool(_:)``.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
+  /// An integer literal is ``int(_:)``.
   public init(integerLiteral value: Int64) { self = .int(value) }
+  /// A floating-point literal is ``double(_:)``.
   public init(floatLiteral value: Double) { self = .double(value) }
+  /// A string literal is ``string(_:)``.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// An array literal is ``array(_:)``.
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  /// A dictionary literal is ``object(_:)``; a repeated key keeps the last value.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
   }

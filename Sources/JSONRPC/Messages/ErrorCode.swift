@@ -3,8 +3,10 @@
 /// The named constants carry the specifications' names; a server adds its own codes in an
 /// extension (`static let myError = ErrorCode(rawValue: -32010)`).
 public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+  /// The numeric code as sent in `error.code`.
   public let rawValue: Int
 
+  /// Wraps any code; codes from -32768 to -32000 are reserved by JSON-RPC 2.0 §5.1.
   public init(rawValue: Int) {
     self.rawValue = rawValue
   }
@@ -24,5 +26,6 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
   /// `-32800`: the request was cancelled by `$/cancelRequest` (LSP 3.17 §ErrorCodes).
   public static let requestCancelled = ErrorCode(rawValue: -32800)
 
+  /// The code in decimal, e.g. `-32602`.
   public var description: String { String(rawValue) }
 }

@@ -16,6 +16,7 @@ public enum Message: Sendable, Equatable {
 
 /// A decoded body: one message, or a batch (JSON-RPC 2.0 §6).
 public enum MessageBody: Sendable, Equatable {
+  /// A single message (not an array).
   case single(Message)
   /// A non-empty batch, elements in input order.
   case batch([Message])

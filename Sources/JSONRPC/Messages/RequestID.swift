@@ -2,7 +2,9 @@
 ///
 /// Echoed exactly, type included: `7` and `"7"` are different ids.
 public enum RequestID: Sendable, Hashable, CustomStringConvertible {
+  /// An integer id, echoed exactly (PROTOCOL §8 pins integers up to 2^53−1).
   case int(Int64)
+  /// A string id, echoed as written.
   case string(String)
 
   /// The id as it appears on the wire.
@@ -23,6 +25,7 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The id as it would be written in JSON: `7` or `"7"`, for logs.
   public var description: String {
     switch self {
     case .int(let i): return String(i)
@@ -32,6 +35,8 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension RequestID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+  /// An integer id from a literal: `let id: RequestID = 7`.
   public init(integerLiteral value: Int64) { self = .int(value) }
+  /// A string id from a literal: `let id: RequestID = "7"`.
   public init(stringLiteral value: String) { self = .string(value) }
 }

@@ -2,10 +2,15 @@
 ///
 /// A ``MessageHandler`` throws it to answer a request with an error.
 public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The error code (JSON-RPC 2.0 §5.1 `code`).
   public var code: ErrorCode
+  /// A short, human-readable description (JSON-RPC 2.0 §5.1 `message`).
   public var message: String
+  /// Extra information, omitted on the wire when `nil` (JSON-RPC 2.0 §5.1 `data`); e.g.
+  /// `{diagnostics}` for `-32011` (PROTOCOL §3).
   public var data: JSONValue?
 
+  /// An error with the given members.
   public init(code: ErrorCode, message: String, data: JSONValue? = nil) {
     self.code = code
     self.message = message
@@ -38,5 +43,6 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
     self.init(code: ErrorCode(rawValue: Int(code)), message: message, data: value["data"])
   }
 
+  /// `code: message`, for logs.
   public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -12,6 +12,7 @@
 public struct Logger: Sendable {
   /// Severity, most severe first; `--log-level` takes the names.
   public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// `error`: failures; `warn`: recovered problems; `info`: lifecycle; `debug`: each message.
     case error, warn, info, debug
 
     /// Parses `error`, `warn` (or `warning`), `info`, `debug`, case-insensitively.
@@ -25,8 +26,10 @@ public struct Logger: Sendable {
       }
     }
 
+    /// Orders by severity: `.error < .warn < .info < .debug` (a smaller level is more severe).
     public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
 
+    /// The name written in each line: `error`, `warning`, `info` or `debug`.
     public var description: String {
       switch self {
       case .error: return "error"
@@ -44,6 +47,12 @@ public struct Logger: Sendable {
   /// Put before each line, e.g. the program name.
   public var prefix: String
 
+  /// A logger writing messages at `level` and more severe.
+  ///
+  /// - Parameters:
+  ///   - level: the most verbose level written; `.warn` by default.
+  ///   - fd: the file descriptor written to; a negative fd writes nothing.
+  ///   - prefix: put before each line.
   public init(level: Level = .warn, fd: Int32 = 2, prefix: String = "outline-server") {
     self.level = level
     self.fd = fd
@@ -56,6 +65,13 @@ public struct Logger: Sendable {
   /// `true` when messages of `level` are written.
   public func isEnabled(_ level: Level) -> Bool { fd >= 0 && level <= self.level }
 
+  /// Writes `PREFIX: LEVEL: message\n` to ``fd`` in one `write(2)` when `level` is enabled.
+  ///
+  /// A write interrupted by a signal is retried; a failed write is dropped silently.
+  ///
+  /// - Parameters:
+  ///   - level: the message's severity.
+  ///   - message: built only when `level` is enabled.
   public func log(_ level: Level, _ message: @autoclosure () -> String) {
     guard isEnabled(level) else { return }
     let line = Array("\(prefix): \(level): \(message())\n".utf8)
@@ -70,8 +86,12 @@ public struct Logger: Sendable {
     }
   }
 
+  /// Logs `message` at ``Level/error``.
   public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+  /// Logs `message` at ``Level/warn``.
   public func warn(_ message: @autoclosure () -> String) { log(.warn, message()) }
+  /// Logs `message` at ``Level/info``.
   public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+  /// Logs `message` at ``Level/debug``.
   public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 }

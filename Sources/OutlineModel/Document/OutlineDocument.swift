@@ -14,6 +14,7 @@ public struct OutlineDocument: Sendable, Equatable {
   /// Top-level groups, in file order.
   public var groups: [GroupSpec]
 
+  /// A document with the given fields; empty by default.
   public init(
     title: String? = nil, expansion: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
     groups: [GroupSpec] = []
@@ -44,6 +45,7 @@ public struct GroupSpec: Sendable, Equatable {
   /// Where the item starts in the source (its first key).
   public var source: SourceRange
 
+  /// A group with the given fields; the defaults are the schema's.
   public init(
     id: String? = nil, title: String, expanded: Bool? = nil, badge: String? = nil, order: RowOrder? = nil,
     groups: [GroupSpec] = [], rows: [RowSpec] = [], source: SourceRange = .zero
@@ -78,6 +80,7 @@ public struct RowSpec: Sendable, Equatable {
   /// Where the item starts in the source.
   public var source: SourceRange
 
+  /// A row with the given fields; the defaults are the schema's.
   public init(
     id: String? = nil, title: String, detail: String? = nil, icon: String? = nil, active: Bool = true,
     emphasis: Bool = false, data: OpaqueValue? = nil, source: SourceRange = .zero
@@ -115,14 +118,22 @@ public enum RowOrder: String, Sendable, Equatable, CaseIterable {
 ///
 /// Scalars follow the YAML 1.2 core schema. Mappings keep their key order.
 public indirect enum OpaqueValue: Sendable, Equatable {
+  /// `null` (also `Null`, `NULL`), `~` or an empty plain scalar (YAML 1.2 core schema).
   case null
+  /// `true` or `false` (YAML 1.2 core schema: also `True`, `TRUE`, `False`, `FALSE`).
   case bool(Bool)
+  /// An integer that fits in `Int64`: decimal, `0o` octal or `0x` hex (YAML 1.2 core schema).
   case int(Int64)
+  /// Any other number of the core schema, `.inf` and `.nan` included.
   case double(Double)
+  /// Any other scalar, and every one written quoted, as a block or tagged `!!str`.
   case string(String)
+  /// A sequence, in order.
   case array([OpaqueValue])
+  /// A mapping, in file order.
   case object([(key: String, value: OpaqueValue)])
 
+  /// Structural equality; mappings compare in order, so the same pairs in another order differ.
   public static func == (lhs: OpaqueValue, rhs: OpaqueValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true

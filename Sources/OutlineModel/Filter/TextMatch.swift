@@ -9,6 +9,7 @@ public struct TextMatch: Sendable {
   private let queryBytes: [UInt8]
   private let queryIsASCII: Bool
 
+  /// Folds `query` once (Unicode default full case folding, CaseFolding.txt statuses C and F).
   public init(query: String) {
     foldedQuery = CaseFolding.fold(query)
     queryScalars = Array(foldedQuery.unicodeScalars)
@@ -50,6 +51,7 @@ public struct TextMatch: Sendable {
     return result
   }
 
+  /// `true` for an empty query, which clears the filter.
   public var isEmpty: Bool { queryScalars.isEmpty }
 
   /// Whether an already folded text contains the query.

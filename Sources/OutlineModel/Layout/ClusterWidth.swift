@@ -17,6 +17,8 @@ public protocol ClusterWidthTable: Sendable {
 
 /// A table that counts every cluster narrow.
 public struct NarrowClusterWidths: ClusterWidthTable {
+  /// The table.
   public init() {}
+  /// Always ``ClusterWidthClass/narrow``.
   public func widthClass(of cluster: Character) -> ClusterWidthClass { .narrow }
 }

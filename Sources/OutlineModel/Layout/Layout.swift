@@ -1,23 +1,33 @@
 /// The unit of a ``Layout``: terminal cells or pixels (PROTOCOL §5).
 public enum LayoutUnit: String, Sendable, Equatable, CaseIterable {
+  /// Terminal cells: a narrow character is 1, a wide one 2 by default.
   case cell
+  /// Pixels: ``Layout/narrowWidth`` and ``Layout/wideWidth`` are the advances of a narrow and
+  /// a wide character.
   case px
 }
 
 /// A header or row height: a fixed number in the layout's unit, or `auto`
 /// (measured from the wrapped text).
 public enum HeightSpec: Sendable, Equatable {
+  /// This height, in the layout's unit, whatever the text.
   case fixed(Double)
+  /// Measured: padding plus `lineHeight` × the wrapped lines (PROTOCOL §5).
   case auto
 }
 
 /// Padding around a row's text, in the layout's unit.
 public struct Padding: Sendable, Equatable {
+  /// Space above the text, added to an `auto` height.
   public var top: Double
+  /// Space below the text, added to an `auto` height.
   public var bottom: Double
+  /// Space before the text, taken from the wrap width.
   public var left: Double
+  /// Space after the text, taken from the wrap width.
   public var right: Double
 
+  /// Padding with the given sides, in the layout's unit; 0 by default (PROTOCOL §5).
   public init(top: Double = 0, bottom: Double = 0, left: Double = 0, right: Double = 0) {
     self.top = top
     self.bottom = bottom
@@ -34,6 +44,7 @@ public enum LayoutLimits {
 
 /// Everything that decides row heights (PROTOCOL §5), with the contract's defaults.
 public struct Layout: Sendable, Equatable {
+  /// The unit of every length below: `cell` (default) or `px`.
   public var unit: LayoutUnit = .cell
   /// Width of the pane, in `unit`.
   public var width: Double = 80
@@ -43,16 +54,21 @@ public struct Layout: Sendable, Equatable {
   public var wideWidth: Double = 2
   /// Height of one line of text, in `unit`.
   public var lineHeight: Double = 1
+  /// Height of a group's header; `auto` measures the title only. Default: fixed 1.
   public var headerHeight: HeightSpec = .fixed(1)
+  /// Height of a row; `auto` measures its title and detail. Default: `auto`.
   public var rowHeight: HeightSpec = .auto
   /// Indent per depth, in `unit`.
   public var indent: Double = 2
+  /// Padding around an item's text, in `unit`; 0 on every side by default.
   public var padding: Padding = Padding()
   /// Caps the lines of each text (title, detail); `nil` = no cap.
   public var maxLines: Int? = nil
   /// A tab advances to the next multiple of `tabSize × narrowWidth`.
   public var tabSize: Int = 8
 
+  /// The contract's defaults: 80 cells wide, narrow 1, wide 2, line 1, header 1, rows `auto`,
+  /// indent 2, no padding, no line cap, tab size 8 (PROTOCOL §5).
   public init() {}
 
   /// Returns this layout with every field that `overrides` sets replaced.
@@ -79,22 +95,36 @@ public struct Layout: Sendable, Equatable {
 /// A partial ``Layout``: the fields a file's `layout:`, an `openOutline`
 /// `layout` or a `setLayout` names. `nil` = not given.
 public struct LayoutOverrides: Sendable, Equatable {
+  /// `unit`: `cell` or `px`.
   public var unit: LayoutUnit?
+  /// `width` of the pane, in the layout's unit.
   public var width: Double?
+  /// `narrowWidth`: the advance of a narrow cluster, in the layout's unit.
   public var narrowWidth: Double?
+  /// `wideWidth`: the advance of a wide cluster, in the layout's unit.
   public var wideWidth: Double?
+  /// `lineHeight`: the height of one line of text, in the layout's unit.
   public var lineHeight: Double?
+  /// `headerHeight`: a number or `auto`.
   public var headerHeight: HeightSpec?
+  /// `rowHeight`: a number or `auto`.
   public var rowHeight: HeightSpec?
+  /// `indent` per depth, in the layout's unit.
   public var indent: Double?
+  /// `padding.top`, in the layout's unit.
   public var paddingTop: Double?
+  /// `padding.bottom`, in the layout's unit.
   public var paddingBottom: Double?
+  /// `padding.left`, in the layout's unit.
   public var paddingLeft: Double?
+  /// `padding.right`, in the layout's unit.
   public var paddingRight: Double?
   /// `maxLines`; a given `nil` cannot be expressed here (no cap is the default).
   public var maxLines: Int?
+  /// `tabSize`, in narrow advances.
   public var tabSize: Int?
 
+  /// No field given.
   public init() {}
 
   /// Returns these overrides with every field that `later` sets replaced

@@ -5,9 +5,16 @@
 /// is at least one line, an absent or empty detail none; `maxLines` caps
 /// each text. `headerHeight: auto` measures the title only.
 public struct RowHeights: Sendable {
+  /// The layout heights are computed under.
   public let layout: Layout
+  /// Wraps titles and details; built from ``layout``.
   public let measurer: TextMeasurer
 
+  /// Heights under `layout`.
+  ///
+  /// - Parameters:
+  ///   - layout: the layout; its advances and tab size configure ``measurer``.
+  ///   - widths: classifies grapheme clusters; Unicode's tables (UAX #11, UTS #51) by default.
   public init(layout: Layout, widths: any ClusterWidthTable = UnicodeClusterWidths()) {
     self.layout = layout
     self.measurer = TextMeasurer(layout: layout, widths: widths)

@@ -16,19 +16,30 @@
 /// Grapheme clusters are Swift `Character`s (UAX #29); their widths come
 /// from a ``ClusterWidthTable``.
 public struct TextMeasurer: Sendable {
+  /// Classifies grapheme clusters as zero, narrow or wide.
   public var widths: any ClusterWidthTable {
     didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
   }
+  /// The advance of a narrow cluster, in the layout's unit (cells or px).
   public var narrowWidth: Double {
     didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
   }
+  /// The advance of a wide cluster, in the layout's unit (cells or px).
   public var wideWidth: Double {
     didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
   }
   /// The advance of each ASCII scalar alone, from `widths`: the fast path.
   private var asciiAdvances: [Double]
+  /// A tab advances to the next multiple of `tabSize × narrowWidth`.
   public var tabSize: Int
 
+  /// A measurer with the given widths; the defaults are a terminal's (cells, tab size 8).
+  ///
+  /// - Parameters:
+  ///   - widths: classifies grapheme clusters; Unicode's tables (UAX #11, UTS #51) by default.
+  ///   - narrowWidth: the advance of a narrow cluster, in the layout's unit.
+  ///   - wideWidth: the advance of a wide cluster, in the layout's unit.
+  ///   - tabSize: tab stops every `tabSize` narrow advances.
   public init(
     widths: any ClusterWidthTable = UnicodeClusterWidths(), narrowWidth: Double = 1, wideWidth: Double = 2,
     tabSize: Int = 8

@@ -19,6 +19,7 @@
 ///
 /// Clusters are Swift `Character`s: extended grapheme clusters (UAX #29).
 public struct UnicodeClusterWidths: ClusterWidthTable {
+  /// The table; its data is static and shared.
   public init() {}
 
   /// The Unicode version the tables come from, e.g. `"15.0.0"`.

@@ -2,23 +2,29 @@
 /// a change list gives exactly the new one (as UIKit's `deleteRows` /
 /// `insertRows` batch updates).
 public struct OutlineChange: Sendable, Equatable, CustomStringConvertible {
+  /// What a step does to the visible list.
   public enum Kind: String, Sendable, Equatable {
+    /// Removes `count` items starting at `start`.
     case delete
+    /// Inserts `count` items so that the first is at `start`.
     case insert
   }
 
+  /// `delete` or `insert` (the wire's `kind`).
   public var kind: Kind
   /// Visible index, in the list as it is when this step applies.
   public var start: Int
   /// Number of items deleted or inserted (≥ 1).
   public var count: Int
 
+  /// A step of `kind` over `count` items from visible index `start`.
   public init(_ kind: Kind, start: Int, count: Int) {
     self.kind = kind
     self.start = start
     self.count = count
   }
 
+  /// `kind(start, count)`, e.g. `insert(3, 2)`, for tests and logs.
   public var description: String { "\(kind.rawValue)(\(start), \(count))" }
 }
 
@@ -32,6 +38,7 @@ public struct ExpansionResult: Sendable, Equatable {
   /// The anchored scroll offset, when one was asked for.
   public var scrollTop: Double? = nil
 
+  /// A result with the given members; empty by default (nothing changed).
   public init(changes: [OutlineChange] = [], updatedGroups: [String] = [], scrollTop: Double? = nil) {
     self.changes = changes
     self.updatedGroups = updatedGroups
@@ -47,6 +54,7 @@ public struct VisibleItem: Sendable, Equatable {
   public var index: Int
   /// Sum of the heights of the visible items before it.
   public var top: Double
+  /// Its height, in the layout's unit.
   public var height: Double
   /// Groups: whether expanded.
   public var expanded: Bool

@@ -7,15 +7,21 @@
 public struct OutlineItem: Sendable, Equatable {
   /// `group` (a section header) or `row`.
   public enum Kind: String, Sendable, Equatable {
+    /// A group's header.
     case group
+    /// A row of a group.
     case row
   }
 
+  /// Whether the item is a group's header or a row.
   public var kind: Kind
   /// Stable id: explicit, or derived from the title path (see ``Outline``).
   public var id: String
+  /// The `title:` text, as written.
   public var title: String
+  /// Rows only: the `detail:` text, which wraps; `nil` when absent.
   public var detail: String?
+  /// Rows only: the `icon:` name the host maps to an image; `nil` when absent.
   public var icon: String?
   /// Groups only.
   public var badge: String?
@@ -23,6 +29,7 @@ public struct OutlineItem: Sendable, Equatable {
   public var active: Bool
   /// Rows only (groups are `false`).
   public var emphasis: Bool
+  /// Rows only: the `data:` value, passed to hosts untouched; `nil` when absent.
   public var data: OpaqueValue?
   /// 0 for a top-level group, else the parent's depth + 1.
   public var depth: Int

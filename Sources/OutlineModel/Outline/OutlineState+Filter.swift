@@ -75,6 +75,7 @@ struct FoldedTexts: Sendable {
 
 /// A row that matches the filter, with where the query occurs in it.
 public struct FilterMatch: Sendable, Equatable {
+  /// The row's item position (see ``OutlineItem``).
   public var position: Int
   /// Its index in the filtered visible list.
   public var index: Int

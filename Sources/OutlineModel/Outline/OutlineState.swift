@@ -9,6 +9,7 @@
 /// `version` starts at 1 and grows by one with every change to the visible
 /// list, a height or the layout.
 public struct OutlineState: Sendable {
+  /// The outline's structure: its items, in document order.
   public internal(set) var outline: Outline
   /// The effective policy: the `openOutline` policy, else the file's, else `multiple`.
   public var policy: ExpansionPolicy { policyOverride ?? outline.expansion ?? .multiple }
@@ -18,7 +19,10 @@ public struct OutlineState: Sendable {
   public private(set) var hostLayout: LayoutOverrides
   /// The effective layout.
   public private(set) var layout: Layout
+  /// Starts at 1 and grows by one with every change to the visible list, a height or the
+  /// layout; unchanged by reads, failed writes and writes that change nothing (PROTOCOL §8).
   public internal(set) var version: Int = 1
+  /// Classifies grapheme clusters for `auto` heights.
   public let widths: any ClusterWidthTable
 
   var expanded: [Bool]

@@ -6,11 +6,14 @@ public enum Command: Equatable, Sendable {
   case serve(ServerOptions)
   /// `render FILE [--width N] [--expand all|ID,...]`: print the visible outline.
   case render(file: String, width: Int?, expand: [String]?)
+  /// `--help` (or `-h`, `help`): print ``usage`` on stdout.
   case help
+  /// `--version`: print `outline-server VERSION` on stdout.
   case version
 }
 
 extension ServerOptions: Equatable {
+  /// Field by field.
   public static func == (a: ServerOptions, b: ServerOptions) -> Bool {
     a.framing == b.framing && a.maxMessageBytes == b.maxMessageBytes && a.maxNodes == b.maxNodes
       && a.logLevel == b.logLevel && a.stateDirectory == b.stateDirectory
@@ -19,11 +22,14 @@ extension ServerOptions: Equatable {
 
 /// A command line that cannot be obeyed: printed on stderr, exit status 64 (`EX_USAGE`).
 public struct UsageError: Error, Equatable, CustomStringConvertible {
+  /// What is wrong, e.g. a missing value or an unknown option.
   public let description: String
+  /// An error with the given message.
   public init(_ description: String) { self.description = description }
 }
 
 extension Command {
+  /// The text of `--help`, ending in a newline.
   public static let usage = """
     Usage:
       outline-server [--framing lsp|ndjson] [--max-message-bytes N] [--max-nodes N] [--log-level LEVEL]

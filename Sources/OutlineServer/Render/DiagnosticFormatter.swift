@@ -5,14 +5,23 @@ import OutlineModel
 /// a caret under the column. Lines and columns are 1-based here; columns
 /// count Unicode scalars.
 public struct DiagnosticFormatter {
+  /// The file name put before each message, as given.
   public let path: String
+  /// The file's text, for the source line shown under each message.
   public let text: SourceText
 
+  /// A formatter for diagnostics of the file at `path` whose bytes `text` holds.
   public init(path: String, text: SourceText) {
     self.path = path
     self.text = text
   }
 
+  /// One diagnostic as people read it.
+  ///
+  /// - Parameter d: a diagnostic with 0-based positions, columns in Unicode scalars.
+  /// - Returns: `PATH:LINE:COLUMN: error|warning: MESSAGE [CODE]\n` with a 1-based line and
+  ///   column, then, when the line exists, the source line and a caret line (tabs kept so the
+  ///   caret lines up), each ending in `\n`.
   public func format(_ d: Diagnostic) -> String {
     let kind = d.severity == .error ? "error" : "warning"
     var out = "\(path):\(d.range.start.line + 1):\(d.range.start.column + 1): \(kind): \(d.message) [\(d.code)]\n"

@@ -11,8 +11,11 @@ import OutlineModel
 /// the dot sits in its left padding (at least 2 cells here). Tabs are drawn
 /// as the spaces they advance by.
 public struct OutlineRenderer {
+  /// The outline drawn: its visible list, heights and layout.
   public let state: OutlineState
 
+  /// A renderer for `state`.
+  ///
   /// - Parameter state: an outline whose layout is in `cell` units.
   public init(state: OutlineState) {
     self.state = state

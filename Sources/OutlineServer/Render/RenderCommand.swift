@@ -8,12 +8,25 @@ import OutlineYAML
 public enum RenderCommand {
   /// What the command prints and its exit status.
   public struct Output: Equatable {
+    /// The drawn outline; empty on failure.
     public var stdout: String
+    /// Diagnostics (see ``DiagnosticFormatter``) and usage errors, one per line.
     public var stderr: String
     /// 0 on success, 1 when the file cannot be read or has errors, 64 for an unknown `--expand` id.
     public var status: Int32
   }
 
+  /// Loads `file`, applies `--expand` and draws it; never touches the real stdout or stderr.
+  ///
+  /// - Parameters:
+  ///   - file: the path of a group-definition file.
+  ///   - width: the pane width in cells; `nil` takes the file's layout width, else 80.
+  ///   - expand: `nil` keeps the file's `expanded:` values; `[]` (`--expand all`) opens every
+  ///     group; ids open those groups.
+  ///   - widths: classifies grapheme clusters; Unicode's tables (UAX #11, UTS #51) by default.
+  /// - Returns: the text to print and the exit status: 1 when the file is missing, a directory,
+  ///   unreadable or has errors; 64 (`EX_USAGE`) for an id that names no group, or for
+  ///   `--expand all` under `expansion: single`; else 0, with warnings on ``Output/stderr``.
   public static func run(
     file: String, width: Int?, expand: [String]?, widths: any ClusterWidthTable = UnicodeClusterWidths()
   ) -> Output {
