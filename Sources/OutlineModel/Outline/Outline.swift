@@ -35,7 +35,7 @@ public struct Outline: Sendable {
     lastChildFlags = []
     var explicit = Set<String>()
     Self.collectIDs(document.groups, into: &explicit)
-    var builder = Builder(explicitIDs: explicit)
+    var builder = Builder(explicitIDs: explicit, capacity: Self.itemCount(document.groups))
     for (i, g) in document.groups.enumerated() {
       roots.append(builder.items.count)
       builder.add(group: g, parent: nil, depth: 0, path: "", order: .file, isLast: i == document.groups.count - 1)
@@ -47,6 +47,10 @@ public struct Outline: Sendable {
     groupPositions = (0..<n).filter { items[$0].kind == .group }
     parentPositions = (0..<n).map { Int32(items[$0].parent ?? -1) }
     lastChildFlags = (0..<n).map { items[$0].isLastChild }
+  }
+
+  private static func itemCount(_ groups: [GroupSpec]) -> Int {
+    groups.reduce(0) { $0 + 1 + $1.rows.count + itemCount($1.groups) }
   }
 
   private static func collectIDs(_ groups: [GroupSpec], into set: inout Set<String>) {
@@ -93,10 +97,16 @@ public struct Outline: Sendable {
     var positionByID: [String: Int] = [:]
     let explicitIDs: Set<String>
 
-    init(explicitIDs: Set<String>) { self.explicitIDs = explicitIDs }
+    init(explicitIDs: Set<String>, capacity: Int) {
+      self.explicitIDs = explicitIDs
+      items.reserveCapacity(capacity)
+      positionByID.reserveCapacity(capacity)
+    }
 
-    mutating func resolve(_ explicit: String?, path: String) -> String {
+    /// The item's id: its explicit one, else its title path (made only then).
+    mutating func resolve(_ explicit: String?, path makePath: @autoclosure () -> String) -> String {
       if let id = explicit, positionByID[id] == nil { return id }
+      let path = makePath()
       // A duplicate explicit id is refused by the loader; derive one anyway.
       var candidate = path
       var n = 2
