@@ -231,7 +231,10 @@ final class ServerProcess: @unchecked Sendable {
     return out
   }
 
+  /// What the server wrote to stderr so far; once it has exited, all of it
+  /// (the reader thread may still be draining the pipe when the exit is seen).
   var stderrText: String {
+    if !process.isRunning { return waitForStderrEnd(timeout: 5) }
     lock.lock()
     defer { lock.unlock() }
     return String(decoding: stderrData, as: UTF8.self)
