@@ -61,3 +61,19 @@ extension Framing {
     }
   }
 }
+
+/// Appends `bytes` to a framer's buffer, first dropping the consumed prefix
+/// `buffer[..<start]` once it is at least half the buffer, and moving the
+/// `start` and `scanned` offsets with it.
+/// - Complexity: amortised O(n) in `bytes.count`.
+@inline(__always)
+func appendCompacting(
+  _ bytes: some Collection<UInt8>, to buffer: inout [UInt8], start: inout Int, scanned: inout Int
+) {
+  if start > 0, start >= buffer.count / 2 {
+    buffer.removeSubrange(0..<start)
+    scanned -= start
+    start = 0
+  }
+  buffer.append(contentsOf: bytes)
+}

@@ -44,12 +44,7 @@ public struct LSPFramer: MessageFramer {
   /// - Parameter bytes: the bytes, in stream order.
   /// - Complexity: amortised O(n) in `bytes.count`.
   public mutating func push(_ bytes: some Collection<UInt8>) {
-    if start > 0, start >= buffer.count / 2 {
-      buffer.removeSubrange(0..<start)
-      scanned -= start
-      start = 0
-    }
-    buffer.append(contentsOf: bytes)
+    appendCompacting(bytes, to: &buffer, start: &start, scanned: &scanned)
   }
 
   /// The next complete body, or `nil` while its header or body is incomplete.
