@@ -1,5 +1,11 @@
 internal import CLibYAML
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The kinds of libyaml parse events the loader consumes.
 enum EventKind {
   case streamStart, streamEnd, documentStart, documentEnd
@@ -13,7 +19,8 @@ struct SyntaxProblem: Error {
   var column: Int
 }
 
-/// The only type that touches libyaml: a pull parser over a byte buffer.
+/// The only type that touches libyaml: a pull parser over a byte buffer or
+/// an open file.
 ///
 /// Each ``next()`` deletes the previous event before parsing the next one, so
 /// at most one event is alive; `deinit` deletes it and frees the parser. The
@@ -24,10 +31,12 @@ final class EventParser {
   private let event: UnsafeMutablePointer<yaml_event_t>
   private var hasEvent = false
   private let input: UnsafeBufferPointer<UInt8>
+  private let file: FileSource?
 
   /// Starts parsing `input`, which must outlive this parser.
   init(_ input: UnsafeBufferPointer<UInt8>) {
     self.input = input
+    file = nil
     parser = .allocate(capacity: 1)
     event = .allocate(capacity: 1)
     yaml_parser_initialize(parser)
@@ -37,6 +46,26 @@ final class EventParser {
     } else {
       yaml_parser_set_input_string(parser, "", 0)
     }
+  }
+
+  /// Starts parsing the file of `source`, read in chunks as libyaml needs them.
+  init(file source: FileSource) {
+    input = UnsafeBufferPointer(start: nil, count: 0)
+    file = source
+    parser = .allocate(capacity: 1)
+    event = .allocate(capacity: 1)
+    yaml_parser_initialize(parser)
+    yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+    // libyaml 0.2 `yaml_read_handler_t`: 1 on success, 0 on failure; `*sizeRead == 0` at the end.
+    yaml_parser_set_input(
+      parser,
+      { data, buffer, size, sizeRead in
+        guard let data, let buffer, let sizeRead else { return 0 }
+        let source = Unmanaged<FileSource>.fromOpaque(data).takeUnretainedValue()
+        guard let count = source.read(into: buffer, capacity: size) else { return 0 }
+        sizeRead.pointee = count
+        return 1
+      }, Unmanaged.passUnretained(source).toOpaque())
   }
 
   deinit {
@@ -62,7 +91,13 @@ final class EventParser {
       }
       if p.error == YAML_READER_ERROR {
         // Reader errors (a control character, say) give a byte offset, not a mark.
-        let at = position(ofByte: Int(p.problem_offset))
+        let offset = Int(p.problem_offset)
+        let at: (line: Int, column: Int)
+        if let file {
+          at = file.readAll().withUnsafeBufferPointer { Self.position(ofByte: offset, in: $0) }
+        } else {
+          at = Self.position(ofByte: offset, in: input)
+        }
         throw SyntaxProblem(message: message, line: at.line, column: at.column)
       }
       let mark = p.problem_mark
@@ -85,7 +120,7 @@ final class EventParser {
   }
 
   /// The 0-based line and column (in Unicode scalars, as libyaml's marks) of a byte of the input.
-  private func position(ofByte offset: Int) -> (line: Int, column: Int) {
+  private static func position(ofByte offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
     var line = 0
     var column = 0
     var i = 0

@@ -1,19 +1,34 @@
 import OutlineModel
 
-/// Loads a group-definition file (YAML 1.2, or JSON) into an ``OutlineDocument``.
+/// Where a group-definition file is read from.
+public enum LoaderInput: Sendable {
+  /// The file's raw bytes, whole in memory.
+  case bytes([UInt8])
+  /// An open file, read from its start in chunks (with `pread`) as libyaml
+  /// needs them, so that it is never whole in memory. The caller keeps the
+  /// descriptor (it must stay open during the read; the loader does not close
+  /// it). `size` is the file's size in bytes (from `fstat`), used for
+  /// progress only.
+  case file(descriptor: Int32, size: Int)
+}
+
+/// Loads a group-definition file (YAML 1.2, or JSON) into an ``OutlineDocument``
+/// or any ``OutlineSink``.
 ///
-/// The file is parsed with libyaml's event API into a flat node table, then
-/// read by the outline schema (PROTOCOL §3). Scalars are typed by their field:
-/// string fields keep the text as written (`no`, `012`, `~` stay strings),
-/// booleans take only plain `true`/`false`, numbers only plain numbers, and
-/// `data:` follows the YAML 1.2 core schema.
+/// The file is read in one pass from libyaml's event API by recursive
+/// descent along the outline schema (PROTOCOL §3), and what it holds is
+/// sent to the sink as it goes: nothing is kept per item once sent. YAML
+/// anchors are recorded (only they) and replayed where an alias names them.
+/// Scalars are typed by their field: string fields keep the text as written
+/// (`no`, `012`, `~` stay strings), booleans take only plain `true`/`false`,
+/// numbers only plain numbers, and `data:` follows the YAML 1.2 core schema.
 ///
 /// Diagnostic codes (stable, kebab-case): `syntax`, `duplicate-key`,
 /// `duplicate-id`, `type`, `missing-title`, `tab-indentation`,
 /// `multiple-documents`, `unknown-key` (a warning), `too-many-nodes`,
 /// `too-deep`, `invalid-utf8`, `not-a-mapping`, `empty`.
 public struct OutlineLoader {
-  /// Limits on what a file may expand to.
+  /// Limits on what a file may expand to, and how it is read.
   public struct Options: Sendable {
     /// Most nodes (scalars, sequences, mappings) the document may hold,
     /// counted with aliases expanded (`--max-nodes`).
@@ -21,9 +36,18 @@ public struct OutlineLoader {
     /// Deepest nesting of sequences and mappings, counted with aliases
     /// expanded; the top-level mapping is level 1.
     public var maxDepth = 256
+    /// Most bytes asked of a ``LoaderInput/file(descriptor:size:)`` per read
+    /// (libyaml asks for at most its 16 KiB raw buffer); at least 1.
+    public var readChunkSize = 1 << 16
 
-    /// The defaults: 10,000,000 nodes, depth 256 (PROTOCOL §3).
+    /// The defaults: 10,000,000 nodes, depth 256 (PROTOCOL §3), 64 KiB reads.
     public init() {}
+  }
+
+  /// A file that could not be read (not a problem of its content).
+  public struct ReadError: Error, Sendable {
+    /// The `errno` of the failed `pread`.
+    public var code: Int32
   }
 
   /// Parses and checks a group-definition file.
@@ -44,57 +68,114 @@ public struct OutlineLoader {
     _ bytes: [UInt8], options: Options = .init(), shouldCancel: (() -> Bool)? = nil,
     progress: ((Double) -> Void)? = nil
   ) throws -> LoadResult {
-    if let bad = firstInvalidUTF8(bytes) {
-      let at = position(of: bad, in: bytes)
-      let end = SourcePosition(line: at.line, column: at.column + 1)
-      return LoadResult(
-        document: nil,
-        diagnostics: [
-          Diagnostic(
-            range: SourceRange(start: at, end: end), severity: .error, code: "invalid-utf8",
-            message: "the file is not valid UTF-8: byte 0x\(hex(bytes[bad])) at offset \(bad)")
-        ])
-    }
-    var builder = TreeBuilder(maxNodes: options.maxNodes, maxDepth: options.maxDepth)
-    let built: Result<NodeTree, BuildStop> = bytes.withUnsafeBufferPointer { input in
-      let parser = EventParser(input)
-      do throws(BuildStop) {
-        return .success(
-          try builder.build(parser, inputSize: input.count, shouldCancel: shouldCancel, progress: progress))
-      } catch {
-        return .failure(error)
+    var builder = DocumentBuilder()
+    let diagnostics = try read(
+      .bytes(bytes), into: &builder, options: options, shouldCancel: shouldCancel, progress: progress)
+    let failed = diagnostics.contains { $0.severity == .error }
+    return LoadResult(document: failed ? nil : builder.document, diagnostics: diagnostics)
+  }
+
+  /// Reads a group-definition file into `sink`, streaming.
+  ///
+  /// The sink gets the file's content in file order as it is read (see
+  /// ``OutlineSink``); when a diagnostic is an error its content is
+  /// incomplete and must be dropped. A file whose JSON-style surrogate-pair
+  /// escapes libyaml refuses is read a second time, rewritten (then whole
+  /// in memory): `sink` is first set back to its value at the call.
+  ///
+  /// - Parameters:
+  ///   - input: the bytes, or an open regular file (UTF-8, with or without
+  ///     a byte order mark). A file is checked as UTF-8 chunk by chunk; it is
+  ///     read whole only to place an error (`invalid-utf8`, `syntax`,
+  ///     `tab-indentation`).
+  ///   - sink: receives the outline.
+  ///   - options: node and depth limits, read size.
+  ///   - shouldCancel: polled now and then (every 4096 events); returning
+  ///     `true` stops the read.
+  ///   - progress: receives the fraction of bytes consumed (0...1), called
+  ///     at most about 100 times, in increasing order, the last with 1.
+  /// - Returns: errors and warnings sorted by position (then errors first).
+  ///   Positions are 0-based lines and columns in Unicode scalars.
+  /// - Throws: `CancellationError` when `shouldCancel` returned `true`;
+  ///   ``ReadError`` when the file could not be read.
+  /// - Complexity: O(n) in the file's size plus the expanded node count;
+  ///   memory O(depth + anchored nodes + explicit ids), whatever the sink keeps aside.
+  public static func read<S: OutlineSink>(
+    _ input: LoaderInput, into sink: inout S, options: Options = .init(), shouldCancel: (() -> Bool)? = nil,
+    progress: ((Double) -> Void)? = nil
+  ) throws -> [Diagnostic] {
+    let original = sink
+    let outcome: (Result<[Diagnostic], BuildStop>, structural: [Diagnostic])
+    let whole: () -> [UInt8]
+    switch input {
+    case .bytes(let bytes):
+      if let bad = firstInvalidUTF8(bytes) { return [invalidUTF8(at: bad, in: bytes)] }
+      outcome = bytes.withUnsafeBufferPointer { buffer in
+        run(EventParser(buffer), size: buffer.count, into: &sink, options, shouldCancel, progress)
       }
+      whole = { bytes }
+    case .file(let descriptor, let size):
+      let source = FileSource(descriptor: descriptor, size: size, chunkSize: options.readChunkSize)
+      outcome = run(EventParser(file: source), size: size, into: &sink, options, shouldCancel, progress)
+      if case .failure(.cancelled) = outcome.0 { throw CancellationError() }
+      source.checkRest()
+      if let code = source.readError { throw ReadError(code: code) }
+      if let bad = source.invalidUTF8 { return [invalidUTF8(at: bad, in: source.readAll())] }
+      whole = { source.readAll() }
     }
-    var diagnostics = builder.diagnostics
-    var document: OutlineDocument?
-    switch built {
+    var diagnostics = outcome.structural
+    switch outcome.0 {
     case .failure(.cancelled):
       throw CancellationError()
     case .failure(.fatal(let d)):
-      if d.message.contains("invalid Unicode character escape"), let rewritten = joiningSurrogatePairs(bytes) {
+      if d.message.contains("invalid Unicode character escape"), let rewritten = joiningSurrogatePairs(whole()) {
         // libyaml refuses `\uD83C\uDF34`, JSON's way to write a scalar past U+FFFF.
-        return try load(rewritten, options: options, shouldCancel: shouldCancel, progress: progress)
+        sink = original
+        return try read(
+          .bytes(rewritten), into: &sink, options: options, shouldCancel: shouldCancel, progress: progress)
       }
-      diagnostics.append(d.code == "syntax" ? tabIndentation(d, bytes) ?? d : d)
-    case .success(let tree):
-      if let root = tree.root {
-        let found = tree.arena.withUnsafeBufferPointer { arena in
-          var reader = SchemaReader(nodes: tree.nodes, arena: arena, diagnosed: builder.placeholders)
-          return (reader.document(root: root), reader.diagnostics)
-        }
-        document = found.0
-        diagnostics += found.1
-      } else if diagnostics.isEmpty {
-        diagnostics.append(
-          Diagnostic(
-            range: .zero, severity: .error, code: "empty",
-            message: "the file is empty: expected a mapping with \"groups\""))
-      }
+      diagnostics.append(d.code == "syntax" ? tabIndentation(d, whole()) ?? d : d)
+    case .success(let found):
+      diagnostics += found
     }
     diagnostics.sort { ($0.range.start, $0.severity.rawValue) < ($1.range.start, $1.severity.rawValue) }
     progress?(1)
-    if diagnostics.contains(where: { $0.severity == .error }) { document = nil }
-    return LoadResult(document: document, diagnostics: diagnostics)
+    return diagnostics
+  }
+
+  /// Reads the events of `parser` into `sink`: the schema's diagnostics, or
+  /// why it stopped; and the event stream's own diagnostics either way.
+  private static func run<S: OutlineSink>(
+    _ parser: EventParser, size: Int, into sink: inout S, _ options: Options, _ shouldCancel: (() -> Bool)?,
+    _ progress: ((Double) -> Void)?
+  ) -> (Result<[Diagnostic], BuildStop>, structural: [Diagnostic]) {
+    let events = EventStream(
+      parser, inputSize: size, maxNodes: options.maxNodes, maxDepth: options.maxDepth, shouldCancel: shouldCancel,
+      progress: progress)
+    var reader = StreamReader(events: events, sink: sink)
+    defer { sink = reader.sink }
+    do throws(BuildStop) {
+      try reader.read()
+    } catch {
+      return (.failure(error), reader.events.diagnostics)
+    }
+    var found = reader.diagnostics
+    if !reader.sawDocument, reader.events.diagnostics.isEmpty {
+      found.append(
+        Diagnostic(
+          range: .zero, severity: .error, code: "empty",
+          message: "the file is empty: expected a mapping with \"groups\""))
+    }
+    return (.success(found), reader.events.diagnostics)
+  }
+
+  /// The `invalid-utf8` error for the byte at `offset` of `bytes`.
+  private static func invalidUTF8(at offset: Int, in bytes: [UInt8]) -> Diagnostic {
+    let at = position(of: offset, in: bytes)
+    let end = SourcePosition(line: at.line, column: at.column + 1)
+    return Diagnostic(
+      range: SourceRange(start: at, end: end), severity: .error, code: "invalid-utf8",
+      message: "the file is not valid UTF-8: byte 0x\(hex(bytes[offset])) at offset \(offset)")
   }
 
   /// `bytes` with every escaped UTF-16 surrogate pair (`\uD83C\uDF34`, as JSON
