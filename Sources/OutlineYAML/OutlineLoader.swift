@@ -153,7 +153,8 @@ public struct OutlineLoader {
       parser, inputSize: size, maxNodes: options.maxNodes, maxDepth: options.maxDepth, shouldCancel: shouldCancel,
       progress: progress)
     var reader = StreamReader(events: events, sink: sink)
-    defer { sink = reader.sink }
+    // The reader's copy is the only one that grows; this hands it back.
+    defer { sink = reader.sink as! S }
     do throws(BuildStop) {
       try reader.read()
     } catch {

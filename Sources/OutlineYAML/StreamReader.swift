@@ -25,9 +25,13 @@ struct Head {
 /// by replaying the anchored node; ``EventStream`` has already bounded their
 /// expanded size and depth. A node reached again through an alias is
 /// diagnosed once.
-struct StreamReader<Sink: OutlineSink> {
+///
+/// The sink is held as an existential, not as a generic parameter: a sink
+/// type from another module would otherwise run this reader unspecialized,
+/// looking up generic metadata on every event.
+struct StreamReader {
   var events: EventStream
-  var sink: Sink
+  var sink: any OutlineSink
   /// Diagnostics of the schema, in the order found.
   var diagnostics: [Diagnostic] = []
   /// Whether a document (a root node) was read.
@@ -36,7 +40,7 @@ struct StreamReader<Sink: OutlineSink> {
   /// Nodes already diagnosed, so that one reached again through an alias is not.
   private var reported: Set<Int> = []
 
-  init(events: EventStream, sink: Sink) {
+  init(events: EventStream, sink: any OutlineSink) {
     self.events = events
     self.sink = sink
   }
