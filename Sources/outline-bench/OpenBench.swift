@@ -86,6 +86,22 @@ enum OpenBench {
       String(format: "%.2f", mb / ((load + build) / 1e9) / floorRate), "", "",
     ])
 
+    // The loader alone, reading the file through its descriptor, in a fresh process.
+    var aloneTimes: [Double] = []
+    var alonePeak = 0.0
+    for _ in 0..<reps {
+      let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+      guard let out = capture([exe, "--read-file", file])?.split(separator: " "), out.count == 3 else { continue }
+      aloneTimes.append((Double(out[0]) ?? .nan) * 1e9)
+      alonePeak = Double(out[2].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+    let alone = median(aloneTimes)
+    t.rows.append([
+      "fresh process: OutlineLoader.read(.file) into a sink that keeps nothing", fmtTime(alone),
+      String(format: "%.1f", mb / (alone / 1e9)), String(format: "%.2f", mb / (alone / 1e9) / floorRate),
+      fmtBytes(alonePeak), String(format: "%.2f", alonePeak / Double(size)),
+    ])
+
     // The server: openOutline of the file: uri, in a fresh process each time.
     var serverRate = Double.nan
     var serverRSS = Double.nan
@@ -135,4 +151,37 @@ enum OpenBench {
       "The loader reported its fraction done \(progressCalls) times per load (the hook for `$/progress`).")
     return t
   }
+
+  /// Reads `path` through ``LoaderInput/file(descriptor:size:)`` into a sink
+  /// that only counts rows: `"<seconds> <rows> <peak RSS bytes>"`, or `nil`
+  /// when the file cannot be opened or has an error.
+  static func readAlone(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    var counter = RowCounter()
+    let t0 = nowNanos()
+    guard let diagnostics = try? OutlineLoader.read(.file(descriptor: fd, size: Int(info.st_size)), into: &counter),
+      !diagnostics.contains(where: { $0.severity == .error })
+    else { return nil }
+    let seconds = Double(nowNanos() - t0) / 1e9
+    return "\(seconds) \(counter.rows) \(peakRSS() ?? 0)"
+  }
+}
+
+/// A sink that keeps nothing but a row count.
+private struct RowCounter: OutlineSink {
+  var rows = 0
+  var groups = 0
+  mutating func setTitle(_ title: String) {}
+  mutating func setExpansion(_ policy: ExpansionPolicy) {}
+  mutating func setLayout(_ layout: LayoutOverrides) {}
+  mutating func beginGroup(parent: Int?, source: SourceRange) -> Int {
+    groups += 1
+    return groups
+  }
+  mutating func addRow(_ row: RowSpec, parent: Int) { rows += 1 }
+  mutating func endGroup(_ group: Int, fields: GroupSpec) {}
 }

@@ -10,6 +10,11 @@ struct Options {
   var sections: Set<String> = ["engine", "open", "e2e", "filter"]
   var nested = true
   var openMB = 50
+  /// `--read-file PATH`: only read PATH with the loader's file input into a
+  /// sink that keeps nothing, and print `<seconds> <rows> <peak RSS bytes>`.
+  var readFile: String?
+  /// `--write-open-file PATH`: only write the open section's file of `--open-mb` MB to PATH.
+  var writeOpenFile: String?
 
   static func parse(_ args: [String]) -> Options {
     var o = Options()
@@ -32,9 +37,11 @@ struct Options {
       case "--only": o.sections = Set(value().split(separator: ",").map(String.init))
       case "--no-nested": o.nested = false
       case "--open-mb": o.openMB = Int(value()) ?? 50
+      case "--read-file": o.readFile = value()
+      case "--write-open-file": o.writeOpenFile = value()
       case "-h", "--help":
         print(
-          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json] [--no-nested] [--open-mb 50]"
+          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json] [--no-nested] [--open-mb 50] [--read-file PATH] [--write-open-file PATH]"
         )
         exit(0)
       default: fail("unknown argument \(args[i])")
@@ -62,6 +69,17 @@ func fail(_ message: String) -> Never {
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+if let path = options.readFile {
+  guard let line = OpenBench.readAlone(path) else { fail("cannot read \(path)") }
+  print(line)
+  exit(0)
+}
+if let path = options.writeOpenFile {
+  var rows = 0
+  let size = OpenBench.writeFile(path, megabytes: options.openMB, rowsOut: &rows)
+  print("\(size) bytes, \(rows) rows")
+  exit(0)
+}
 var output = "# outline-bench\(options.quick ? " (--quick)" : "")\n\n"
 #if DEBUG
   output +=
