@@ -46,13 +46,29 @@ extension OutlineServer {
     return try Self.readRegularFile(url.path)
   }
 
-  /// The bytes of the regular file at `path`.
+  /// The bytes of the regular file at `path` (see ``openRegularFile(_:)``).
+  /// - Throws: `-32013 FileError` naming `path`.
+  static func readRegularFile(_ path: String) throws(ResponseError) -> [UInt8] {
+    let file = try openRegularFile(path)
+    let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
+    do {
+      return [UInt8](try handle.readToEnd() ?? Data())
+    } catch {
+      throw ResponseError(
+        code: .fileError, message: "cannot read \(path): unreadable (\(error.localizedDescription))")
+    }
+  }
+
+  /// Opens the regular file at `path` for reading, for
+  /// `LoaderInput.file(descriptor:size:)`.
   ///
   /// The file is opened without blocking and checked with `fstat` on the
   /// open descriptor, so a FIFO, a device (`/dev/zero`) or a directory is a
   /// `-32013` instead of a hang or an endless read.
+  /// - Returns: the open descriptor (close-on-exec, blocking again; the
+  ///   caller closes it) and the file's size in bytes.
   /// - Throws: `-32013 FileError` naming `path`.
-  static func readRegularFile(_ path: String) throws(ResponseError) -> [UInt8] {
+  static func openRegularFile(_ path: String) throws(ResponseError) -> (descriptor: Int32, size: Int) {
     func failure(_ reason: String) -> ResponseError {
       ResponseError(code: .fileError, message: "cannot read \(path): \(reason)")
     }
@@ -64,21 +80,24 @@ extension OutlineServer {
       default: throw failure(String(cString: strerror(errno)))
       }
     }
-    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
+    guard fstat(fd, &info) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(fd)
+      throw failure(reason)
+    }
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
-    case S_IFDIR: throw failure("it is a directory")
-    default: throw failure("not a regular file")
+    case S_IFDIR:
+      close(fd)
+      throw failure("it is a directory")
+    default:
+      close(fd)
+      throw failure("not a regular file")
     }
     // Back to blocking reads: a regular file never blocks, and O_NONBLOCK only served the open.
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    do {
-      return [UInt8](try handle.readToEnd() ?? Data())
-    } catch {
-      throw failure("unreadable (\(error.localizedDescription))")
-    }
+    return (fd, Int(info.st_size))
   }
 
   func openOutline(_ p: Params, _ cancellation: CancellationToken) throws(ResponseError) -> JSONValue {
