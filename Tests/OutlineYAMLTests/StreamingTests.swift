@@ -34,7 +34,19 @@ private let fixtures: [String] = [
   "groups:\n  - title: a\n    badge: \"" + String(repeating: "long scalar ", count: 2000) + "\"\n",
   "groups: []\n---\ngroups: []\n",
   "groups: [\n",
+  "\u{FEFF}groups:\n  - title: A\n",
+  "groups: " + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "\n",
+  billionLaughs,
 ]
+
+/// Ten levels of nine aliases each: 9^10 nodes once expanded.
+private let billionLaughs: String = {
+  var yaml = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+  for level in 1...9 {
+    yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n"
+  }
+  return yaml + "groups: []\n"
+}()
 
 @Suite struct StreamingTests {
   @Test(arguments: fixtures)
