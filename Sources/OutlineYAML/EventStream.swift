@@ -235,7 +235,7 @@ struct EventStream {
       case .scalar:
         e.bytes = parser.scalarBytes
         e.plain = parser.scalarIsPlain && !parser.scalarIsTaggedString
-        e.id = try add(e.range)
+        e.id = try add(e)
         if let anchor = parser.anchor {
           let index = recordings.count
           recordings.append(Recording(size: 1, height: 0, complete: true))
@@ -255,7 +255,7 @@ struct EventStream {
               range: e.range, severity: .error, code: "too-deep",
               message: "the document nests deeper than \(maxDepth) levels"))
         }
-        e.id = try add(e.range)
+        e.id = try add(e)
         var recording = -1
         if let anchor = parser.anchor {
           recording = recordings.count
@@ -289,7 +289,7 @@ struct EventStream {
                 ? "alias \"\(name)\" refers to a node that contains it" : "undefined alias \"\(name)\""))
           // Stands in as an empty scalar so that the rest can be checked.
           e.plain = true
-          e.id = try add(e.range)
+          e.id = try add(e)
           placeholders.insert(e.id)
           if let current = recorders.last { record(e, into: current) }
           finish(size: 1, height: 0)
@@ -311,7 +311,7 @@ struct EventStream {
         total += found.size - 1  // `add` charges the last one.
         e.kind = .alias
         e.target = target
-        e.id = try add(e.range)
+        e.id = try add(e)
         if let current = recorders.last { recordings[current].events.append(reference(.alias, e, target)) }
         finish(size: found.size, height: found.height)
         return e
@@ -358,13 +358,14 @@ struct EventStream {
         payload: payload))
   }
 
-  /// Charges one node against the limit and numbers it.
-  private mutating func add(_ range: SourceRange) throws(BuildStop) -> Int {
+  /// Charges the node that starts with `e` against the limit and numbers it.
+  @inline(__always)
+  private mutating func add(_ e: Event) throws(BuildStop) -> Int {
     total += 1
     if total > maxNodes {
       throw .fatal(
         Diagnostic(
-          range: range, severity: .error, code: "too-many-nodes",
+          range: e.range, severity: .error, code: "too-many-nodes",
           message: "the document has more than \(maxNodes) nodes"))
     }
     nodeCount += 1
@@ -372,6 +373,7 @@ struct EventStream {
   }
 
   /// Adds a finished child's expanded size and height to its parent.
+  @inline(__always)
   private mutating func finish(size: Int, height: Int) {
     guard !frames.isEmpty else { return }
     let last = frames.count - 1
