@@ -55,4 +55,29 @@ private struct IdeographsWide: ClusterWidthTable {
     #expect(px.lineCount("abcd", width: 30) == 1)
     #expect(px.lineCount("abcde", width: 30) == 2)
   }
+
+  @Test(arguments: [0.5, 1, 3, 7, 10, 12.5, 40])
+  func countingBytesAgreesWithWrappingText(width: Double) {
+    // Random ASCII texts (words, runs of spaces and tabs, line feeds, controls),
+    // plus non-ASCII and CR texts that take the String path.
+    let alphabet = Array("abcdefghij KLM,.;)!?  \t\n\u{07}".utf8)
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(width * 8)
+    var texts = ["", " ", "\n", "a\r\nb c", "日本語の文 text", "naïve café au lait"]
+    for _ in 0..<400 {
+      var bytes: [UInt8] = []
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      for _ in 0..<Int(seed >> 58) {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        bytes.append(alphabet[Int(seed >> 33) % alphabet.count])
+      }
+      texts.append(String(decoding: bytes, as: UTF8.self))
+    }
+    let px = TextMeasurer(narrowWidth: 2.5, wideWidth: 5, tabSize: 4)
+    for measurer in [m, px] {
+      for text in texts {
+        let counted = Array(text.utf8).withUnsafeBufferPointer { measurer.lineCount(utf8: $0, width: width) }
+        #expect(counted == measurer.lineCount(text, width: width), "\(text.debugDescription) at \(width)")
+      }
+    }
+  }
 }

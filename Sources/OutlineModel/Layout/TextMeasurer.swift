@@ -75,6 +75,58 @@ public struct TextMeasurer: Sendable {
     return n
   }
 
+  /// The number of lines the UTF-8 text `utf8` takes at `width`; the same
+  /// as ``lineCount(_:width:)`` of that text.
+  ///
+  /// Text that is all ASCII without a carriage return (every byte is then a
+  /// grapheme cluster of its own, UAX #29) is counted on its bytes, without
+  /// making a `String`; other text goes through ``lineCount(_:width:)``.
+  /// - Complexity: O(`utf8.count`).
+  public func lineCount(utf8: UnsafeBufferPointer<UInt8>, width: Double) -> Int {
+    for b in utf8 where b >= 0x80 || b == 0x0D {
+      return lineCount(String(decoding: utf8, as: UTF8.self), width: width)
+    }
+    let limit = width + 1e-9
+    var lines = 1
+    var lineStart = 0
+    var x: Double = 0
+    // As in forEachLine: the last break opportunity, and x there (-1: none).
+    var breakAt = -1
+    var xAtBreak: Double = 0
+    for (i, byte) in utf8.enumerated() {
+      if byte == 0x0A {
+        lines += 1
+        lineStart = i + 1
+        x = 0
+        breakAt = -1
+        continue
+      }
+      if byte == 0x20 || byte == 0x09 {
+        x += byte == 0x09 ? advance(of: "\t", at: x) : asciiAdvances[0x20]
+        breakAt = i + 1
+        xAtBreak = x
+        continue
+      }
+      let w = asciiAdvances[Int(byte)]
+      if x + w > limit && x > 0 {
+        if breakAt > lineStart {
+          lines += 1
+          lineStart = breakAt
+          x -= xAtBreak
+          breakAt = -1
+        }
+        if x + w > limit && x > 0 {
+          lines += 1
+          lineStart = i
+          x = 0
+          breakAt = -1
+        }
+      }
+      x += w
+    }
+    return lines
+  }
+
   /// The lines of `text` wrapped at `width`, without the spaces that hang at their ends.
   public func lines(_ text: String, width: Double) -> [Substring] {
     var result: [Substring] = []
