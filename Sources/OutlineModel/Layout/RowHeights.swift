@@ -33,6 +33,22 @@ public struct RowHeights: Sendable {
     return n
   }
 
+  /// The height of the item at `position` of `outline`, read field by field
+  /// (the item is not materialised).
+  /// - Complexity: O(length of its title and detail) for `auto`, else O(1).
+  public func height(at position: Int, in outline: Outline) -> Double {
+    let isGroup = outline.isGroup(at: position)
+    switch isGroup ? layout.headerHeight : layout.rowHeight {
+    case .fixed(let h):
+      return h
+    case .auto:
+      let depth = outline.depth(at: position)
+      var lines = self.lines(outline.title(at: position), depth: depth, atLeastOne: true)
+      if !isGroup { lines += self.lines(outline.detail(at: position), depth: depth, atLeastOne: false) }
+      return layout.padding.top + layout.padding.bottom + layout.lineHeight * Double(lines)
+    }
+  }
+
   /// The height of `item`.
   /// - Complexity: O(length of its title and detail) for `auto`, else O(1).
   public func height(of item: OutlineItem) -> Double {

@@ -1,5 +1,3 @@
-import Foundation  // localizedStandardCompare for `order: title`
-
 /// The immutable structure of an outline: its items in document order, with
 /// ids resolved and per-group counts computed. Expansion, heights and the
 /// visible list live in ``OutlineState``.
@@ -8,9 +6,15 @@ import Foundation  // localizedStandardCompare for `order: title`
 /// path from the top joined by `/` (`Friends/Alice`), with `~2`, `~3`, …
 /// appended when that id is already taken. So ids are stable across reloads
 /// as long as titles are.
+///
+/// Storage is compact: per item a flag byte, the parent and group numbers
+/// (`Int32`), a packed source range and the offsets of its texts; the texts
+/// themselves (id, title, detail, icon, badge) as UTF-8 in one byte arena;
+/// per group its end, depth and counts; `data:` values in a side table; ids
+/// in an open-addressing table of positions. ``items`` gives each item as an
+/// ``OutlineItem`` value, made on demand; loops over many items read single
+/// fields instead (``kind(at:)``, ``parent(at:)``, ``title(at:)`` …).
 public struct Outline: Sendable {
-  /// The items in document order (see ``OutlineItem``).
-  public private(set) var items: [OutlineItem]
   /// The outline's `title:`.
   public var title: String?
   /// The file's `expansion:`.
@@ -18,66 +22,120 @@ public struct Outline: Sendable {
   /// The file's `layout:`.
   public var layout: LayoutOverrides
   /// Item positions of the top-level groups.
-  public private(set) var roots: [Int]
-  private var positionByID: [String: Int]
+  public internal(set) var roots: [Int] = []
+  /// Item positions of every group, in document order.
+  public internal(set) var groupPositions: [Int] = []
+  /// Per item, the position of its parent, or -1: the compact form of
+  /// ``OutlineItem/parent`` for the loops that visit every item.
+  public internal(set) var parentPositions: [Int32] = []
+  /// Per item, ``OutlineItem/isLastChild``, compact.
+  public internal(set) var lastChildFlags: [Bool] = []
 
-  /// Builds the outline of a document.
+  /// Per item: ``Flag`` bits.
+  var flags: [UInt8] = []
+  /// Per item: the group number (an index of the `group…` tables) of a group, -1 for a row.
+  var groupNumbers: [Int32] = []
+  /// Per item: where it is defined.
+  var sources: [PackedSource] = []
+  /// Per item: where its texts are in ``arena``.
+  var spans: [TextSpans] = []
+  /// The UTF-8 bytes of every id, title, detail, icon and badge.
+  var arena: [UInt8] = []
+  /// Source ranges that do not fit a ``PackedSource``.
+  var sourceOverflow: [SourceRange] = []
+  /// `data:` values by item position (few rows have one).
+  var dataByPosition: [Int: OpaqueValue] = [:]
+  /// Per group number: one past the last position of its subtree.
+  var groupEnds: [Int32] = []
+  /// Per group number: its depth.
+  var groupDepths: [Int32] = []
+  /// Per group number: direct subgroups + direct rows.
+  var groupChildCounts: [Int32] = []
+  /// Per group number: rows in its subtree.
+  var groupRowCounts: [Int32] = []
+  /// Per group number: active rows in its subtree.
+  var groupActiveCounts: [Int32] = []
+  /// Id → position.
+  var ids = IDTable(capacityFor: 0)
+
+  /// The bits of ``flags``.
+  enum Flag {
+    static let group: UInt8 = 1
+    static let active: UInt8 = 2
+    static let emphasis: UInt8 = 4
+    static let expandedKnown: UInt8 = 8
+    static let expandedOpen: UInt8 = 16
+    static let hasData: UInt8 = 32
+  }
+
+  /// An empty outline, filled by ``OutlineBuilder``.
+  init() {
+    title = nil
+    expansion = nil
+    layout = LayoutOverrides()
+  }
+
+  /// Builds the outline of a document, by feeding it to an ``OutlineBuilder``.
   /// - Complexity: O(n) for `order: file`, O(n log n) with sorted groups.
   public init(document: OutlineDocument) {
-    title = document.title
-    expansion = document.expansion
-    layout = document.layout
-    items = []
-    roots = []
-    positionByID = [:]
-    groupPositions = []
-    parentPositions = []
-    lastChildFlags = []
-    var explicit = Set<String>()
-    Self.collectIDs(document.groups, into: &explicit)
-    var builder = Builder(explicitIDs: explicit, capacity: Self.itemCount(document.groups))
-    for (i, g) in document.groups.enumerated() {
-      roots.append(builder.items.count)
-      builder.add(group: g, parent: nil, depth: 0, path: "", order: .file, isLast: i == document.groups.count - 1)
-    }
-    items = builder.items
-    positionByID = builder.positionByID
-    // Index loops reading stored fields: mapping over the items would copy each one.
-    let n = items.count
-    groupPositions = (0..<n).filter { items[$0].kind == .group }
-    parentPositions = (0..<n).map { Int32(items[$0].parent ?? -1) }
-    lastChildFlags = (0..<n).map { items[$0].isLastChild }
+    var builder = OutlineBuilder()
+    var items = 0
+    var textBytes = 0
+    Self.measure(document.groups, items: &items, textBytes: &textBytes)
+    builder.reserveCapacity(items: items, textBytes: textBytes)
+    if let t = document.title { builder.setTitle(t) }
+    if let e = document.expansion { builder.setExpansion(e) }
+    builder.setLayout(document.layout)
+    for g in document.groups { Self.feed(g, parent: nil, to: &builder) }
+    self = builder.finish()
   }
 
-  private static func itemCount(_ groups: [GroupSpec]) -> Int {
-    groups.reduce(0) { $0 + 1 + $1.rows.count + itemCount($1.groups) }
-  }
-
-  private static func collectIDs(_ groups: [GroupSpec], into set: inout Set<String>) {
+  /// Counts the items and the UTF-8 bytes of their texts (explicit ids included).
+  private static func measure(_ groups: [GroupSpec], items: inout Int, textBytes: inout Int) {
     for g in groups {
-      if let id = g.id { set.insert(id) }
-      for r in g.rows { if let id = r.id { set.insert(id) } }
-      collectIDs(g.groups, into: &set)
+      items += 1 + g.rows.count
+      textBytes += (g.id?.utf8.count ?? 0) + g.title.utf8.count + (g.badge?.utf8.count ?? 0)
+      for r in g.rows {
+        textBytes += (r.id?.utf8.count ?? 0) + r.title.utf8.count + (r.detail?.utf8.count ?? 0)
+        textBytes += r.icon?.utf8.count ?? 0
+      }
+      measure(g.groups, items: &items, textBytes: &textBytes)
     }
+  }
+
+  /// Sends a group as a loader would: subgroups, then rows, then its own fields.
+  private static func feed(_ g: GroupSpec, parent: Int?, to builder: inout OutlineBuilder) {
+    let handle = builder.beginGroup(parent: parent, source: g.source)
+    for sub in g.groups { feed(sub, parent: handle, to: &builder) }
+    for row in g.rows { builder.addRow(row, parent: handle) }
+    builder.endGroup(
+      handle,
+      fields: GroupSpec(
+        id: g.id, title: g.title, expanded: g.expanded, badge: g.badge, order: g.order, source: g.source))
   }
 
   /// Number of items (groups and rows).
-  public var count: Int { items.count }
+  public var count: Int { flags.count }
   /// Number of groups.
   public var groupCount: Int { groupPositions.count }
-  /// Item positions of every group, in document order.
-  public private(set) var groupPositions: [Int]
-  /// Per item, the position of its parent, or -1: a compact copy of
-  /// ``OutlineItem/parent`` for the loops that visit every item.
-  public private(set) var parentPositions: [Int32]
-  /// Per item, ``OutlineItem/isLastChild``, compact.
-  public private(set) var lastChildFlags: [Bool]
   /// Number of rows.
-  public var rowCount: Int { items.count - groupCount }
+  public var rowCount: Int { count - groupCount }
 
   /// The item position of `id`, or `nil`.
-  /// - Complexity: O(1) on average.
-  public func position(of id: String) -> Int? { positionByID[id] }
+  /// - Complexity: O(1) on average, plus the bytes of `id` hashed and compared.
+  public func position(of id: String) -> Int? {
+    var id = id
+    return id.withUTF8 { key in position(ofUTF8: key) }
+  }
+
+  /// The item position of the id whose UTF-8 bytes are `key`, or `nil`.
+  func position(ofUTF8 key: UnsafeBufferPointer<UInt8>) -> Int? {
+    arena.withUnsafeBufferPointer { a in
+      spans.withUnsafeBufferPointer { s in
+        ids.find(key) { p in Self.slice(a, s[Int(p)].idStart, s[Int(p)].idLength) }.position.map { Int($0) }
+      }
+    }
+  }
 
   /// Item positions of the direct subgroups of `group` (`nil`: the top level).
   /// - Complexity: O(number of children).
@@ -85,98 +143,73 @@ public struct Outline: Sendable {
     guard let g = group else { return roots }
     var result: [Int] = []
     var p = g + 1
-    while p < items[g].end, items[p].kind == .group {
+    let end = end(at: g)
+    while p < end, isGroup(at: p) {
       result.append(p)
-      p = items[p].end
+      p = self.end(at: p)
     }
     return result
   }
 
-  private struct Builder {
-    var items: [OutlineItem] = []
-    var positionByID: [String: Int] = [:]
-    let explicitIDs: Set<String>
+  /// Bytes held by the item table: the per-item and per-group arrays, the
+  /// id table and the side tables, without the text arena (see ``textBytes``).
+  public var itemTableBytes: Int {
+    flags.capacity + lastChildFlags.capacity + 4 * (parentPositions.capacity + groupNumbers.capacity)
+      + MemoryLayout<PackedSource>.stride * sources.capacity + MemoryLayout<TextSpans>.stride * spans.capacity
+      + 8 * (roots.capacity + groupPositions.capacity)
+      + 4
+      * (groupEnds.capacity + groupDepths.capacity + groupChildCounts.capacity + groupRowCounts.capacity
+        + groupActiveCounts.capacity)
+      + ids.memoryFootprint + MemoryLayout<SourceRange>.stride * sourceOverflow.capacity
+      + dataByPosition.capacity * (8 + MemoryLayout<OpaqueValue>.stride)
+  }
 
-    init(explicitIDs: Set<String>, capacity: Int) {
-      self.explicitIDs = explicitIDs
-      items.reserveCapacity(capacity)
-      positionByID.reserveCapacity(capacity)
-    }
+  /// Bytes held by the text arena (the UTF-8 of every id, title, detail, icon and badge).
+  public var textBytes: Int { arena.capacity }
 
-    /// The item's id: its explicit one, else its title path (made only then).
-    mutating func resolve(_ explicit: String?, path makePath: @autoclosure () -> String) -> String {
-      if let id = explicit, positionByID[id] == nil { return id }
-      let path = makePath()
-      // A duplicate explicit id is refused by the loader; derive one anyway.
-      var candidate = path
-      var n = 2
-      while positionByID[candidate] != nil || (explicitIDs.contains(candidate) && candidate != explicit) {
-        candidate = "\(path)~\(n)"
-        n += 1
-      }
-      return candidate
-    }
+  static func slice(_ a: UnsafeBufferPointer<UInt8>, _ start: Int32, _ length: Int32) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: a[Int(start)..<Int(start) + Int(max(length, 0))])
+  }
+}
 
-    /// Adds a group and its subtree; returns (rowCount, activeCount).
-    @discardableResult
-    mutating func add(group g: GroupSpec, parent: Int?, depth: Int, path: String, order: RowOrder, isLast: Bool)
-      -> (Int, Int)
-    {
-      let path = path.isEmpty ? g.title : path + "/" + g.title
-      let id = resolve(g.id, path: path)
-      let me = items.count
-      positionByID[id] = me
-      items.append(
-        OutlineItem(
-          kind: .group, id: id, title: g.title, detail: nil, icon: nil, badge: g.badge, active: true,
-          emphasis: false, data: nil, depth: depth, parent: parent, end: me + 1, isLastChild: isLast,
-          childCount: g.groups.count + g.rows.count, rowCount: 0, activeCount: 0, expandedInFile: g.expanded,
-          source: g.source))
-      let order = g.order ?? order
-      var rowCount = 0
-      var activeCount = 0
-      for (i, sub) in g.groups.enumerated() {
-        let (r, a) = add(
-          group: sub, parent: me, depth: depth + 1, path: path, order: order,
-          isLast: i == g.groups.count - 1 && g.rows.isEmpty)
-        rowCount += r
-        activeCount += a
-      }
-      let rows = Self.ordered(g.rows, by: order)
-      for (i, row) in rows.enumerated() {
-        let rid = resolve(row.id, path: path + "/" + row.title)
-        positionByID[rid] = items.count
-        items.append(
-          OutlineItem(
-            kind: .row, id: rid, title: row.title, detail: row.detail, icon: row.icon, badge: nil,
-            active: row.active, emphasis: row.emphasis, data: row.data, depth: depth + 1, parent: me,
-            end: items.count + 1, isLastChild: i == rows.count - 1, childCount: 0, rowCount: 0, activeCount: 0,
-            expandedInFile: nil, source: row.source))
-        rowCount += 1
-        if row.active { activeCount += 1 }
-      }
-      items[me].end = items.count
-      items[me].rowCount = rowCount
-      items[me].activeCount = activeCount
-      return (rowCount, activeCount)
-    }
+/// Where an item's texts are in an ``Outline``'s arena: the id anywhere; the
+/// title, the detail and the icon (rows) or badge (groups) one after the
+/// other from `textStart`. A length of -1 is an absent text.
+struct TextSpans: Sendable, Equatable {
+  var idStart: Int32 = 0
+  var idLength: Int32 = -1
+  var textStart: Int32 = 0
+  var titleLength: Int32 = 0
+  var detailLength: Int32 = -1
+  var extraLength: Int32 = -1
 
-    static func ordered(_ rows: [RowSpec], by order: RowOrder) -> [RowSpec] {
-      switch order {
-      case .file:
-        return rows
-      case .activeFirst:
-        return rows.filter(\.active) + rows.filter { !$0.active }
-      case .title:
-        // Stable: ties keep file order.
-        return rows.enumerated().sorted { a, b in
-          switch a.element.title.localizedStandardCompare(b.element.title) {
-          case .orderedAscending: return true
-          case .orderedDescending: return false
-          case .orderedSame: return a.offset < b.offset
-          }
-        }.map(\.element)
-      }
-    }
+  var detailStart: Int32 { textStart + titleLength }
+  var extraStart: Int32 { detailStart + max(detailLength, 0) }
+}
+
+/// A ``SourceRange`` in 12 bytes: start line and column, and the end column
+/// as an offset on the same line. A range that does not fit has `line` -1
+/// and `column` its index in the outline's overflow list.
+struct PackedSource: Sendable, Equatable {
+  var line: Int32
+  var column: Int32
+  var length: Int32
+
+  /// The packed form of `r`, or `nil` when it does not fit.
+  init?(_ r: SourceRange) {
+    guard r.start.line == r.end.line, r.end.column >= r.start.column, let line = Int32(exactly: r.start.line),
+      line >= 0, let column = Int32(exactly: r.start.column), column >= 0,
+      let length = Int32(exactly: r.end.column - r.start.column)
+    else { return nil }
+    self.line = line
+    self.column = column
+    self.length = length
+  }
+
+  /// An entry of the overflow list.
+  init(overflow index: Int) {
+    line = -1
+    column = Int32(index)
+    length = 0
   }
 }

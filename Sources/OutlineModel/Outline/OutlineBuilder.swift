@@ -1,0 +1,408 @@
+import Foundation  // localizedStandardCompare for `order: title`
+
+/// Builds an ``Outline`` from the calls of a loader (an ``OutlineSink``),
+/// without a whole ``OutlineDocument`` in memory.
+///
+/// Items are stored as they arrive, in the outline's compact arrays. The
+/// file order differs from the outline's order only when a group's `rows:`
+/// come before its `groups:` or its `order:` sorts rows; ``finish()`` then
+/// moves the items in place, following the cycles of the permutation (a bit
+/// per item and an `Int32` per item of extra memory). In the common case
+/// (subgroups before rows, file order) nothing moves.
+///
+/// Handles are arrival numbers of groups. The result is the one of
+/// ``Outline/init(document:)`` for the same content, which feeds a builder.
+public struct OutlineBuilder: OutlineSink {
+  /// The items in arrival order; `parentPositions` holds arrival numbers until ``finish()``.
+  private var outline = Outline()
+  /// Per item: the next sibling of the same kind (subgroup or row) in arrival order, or -1.
+  private var nextSibling: [Int32] = []
+  /// Per group number: its first and last subgroup, first and last row (arrival numbers), or -1.
+  private var firstSubgroup: [Int32] = []
+  private var lastSubgroup: [Int32] = []
+  private var firstRow: [Int32] = []
+  private var lastRow: [Int32] = []
+  /// Per group number: its `order:` (0: inherited, else 1 + the case's index).
+  private var orders: [UInt8] = []
+  private var firstRoot: Int32 = -1
+  private var lastRoot: Int32 = -1
+
+  /// An empty builder.
+  public init() {}
+
+  /// Reserves room for `items` items whose texts take `textBytes` UTF-8 bytes.
+  public mutating func reserveCapacity(items: Int, textBytes: Int) {
+    outline.flags.reserveCapacity(items)
+    outline.lastChildFlags.reserveCapacity(items)
+    outline.parentPositions.reserveCapacity(items)
+    outline.groupNumbers.reserveCapacity(items)
+    outline.sources.reserveCapacity(items)
+    outline.spans.reserveCapacity(items)
+    nextSibling.reserveCapacity(items)
+    outline.arena.reserveCapacity(textBytes)
+  }
+
+  /// The outline's `title:`.
+  public mutating func setTitle(_ title: String) { outline.title = title }
+
+  /// The file's `expansion:`.
+  public mutating func setExpansion(_ policy: ExpansionPolicy) { outline.expansion = policy }
+
+  /// The file's `layout:`.
+  public mutating func setLayout(_ layout: LayoutOverrides) { outline.layout = layout }
+
+  /// A group starts; its handle is its arrival number.
+  /// - Complexity: O(1) amortised.
+  public mutating func beginGroup(parent: Int?, source: SourceRange) -> Int {
+    let me = Int32(outline.count)
+    let number = Int32(outline.groupEnds.count)
+    appendItem(flags: Outline.Flag.group | Outline.Flag.active, parent: parent, source: source)
+    outline.groupNumbers.append(number)
+    outline.groupEnds.append(0)
+    outline.groupDepths.append(parent.map { outline.groupDepths[Int(outline.groupNumbers[$0])] + 1 } ?? 0)
+    outline.groupChildCounts.append(0)
+    outline.groupRowCounts.append(0)
+    outline.groupActiveCounts.append(0)
+    firstSubgroup.append(-1)
+    lastSubgroup.append(-1)
+    firstRow.append(-1)
+    lastRow.append(-1)
+    orders.append(0)
+    if let parent {
+      let g = Int(outline.groupNumbers[parent])
+      if lastSubgroup[g] >= 0 { nextSibling[Int(lastSubgroup[g])] = me } else { firstSubgroup[g] = me }
+      lastSubgroup[g] = me
+      outline.groupChildCounts[g] += 1
+    } else {
+      if lastRoot >= 0 { nextSibling[Int(lastRoot)] = me } else { firstRoot = me }
+      lastRoot = me
+    }
+    return Int(me)
+  }
+
+  /// A row of the open group `parent`.
+  /// - Complexity: O(length of its texts) amortised.
+  public mutating func addRow(_ row: RowSpec, parent: Int) {
+    let me = Int32(outline.count)
+    var f: UInt8 = row.active ? Outline.Flag.active : 0
+    if row.emphasis { f |= Outline.Flag.emphasis }
+    if let data = row.data {
+      f |= Outline.Flag.hasData
+      outline.dataByPosition[Int(me)] = data
+    }
+    appendItem(flags: f, parent: parent, source: row.source)
+    outline.groupNumbers.append(-1)
+    outline.spans[Int(me)] = texts(id: row.id, title: row.title, detail: row.detail, extra: row.icon)
+    let g = Int(outline.groupNumbers[parent])
+    if lastRow[g] >= 0 { nextSibling[Int(lastRow[g])] = me } else { firstRow[g] = me }
+    lastRow[g] = me
+    outline.groupChildCounts[g] += 1
+  }
+
+  /// The group `group` ends with its own fields.
+  /// - Complexity: O(length of its texts) amortised.
+  public mutating func endGroup(_ group: Int, fields: GroupSpec) {
+    outline.spans[group] = texts(id: fields.id, title: fields.title, detail: nil, extra: fields.badge)
+    if let open = fields.expanded {
+      outline.flags[group] |= Outline.Flag.expandedKnown | (open ? Outline.Flag.expandedOpen : 0)
+    }
+    outline.sources[group] = pack(fields.source)
+    let g = Int(outline.groupNumbers[group])
+    orders[g] = fields.order.map { UInt8(RowOrder.allCases.firstIndex(of: $0)! + 1) } ?? 0
+  }
+
+  private mutating func appendItem(flags: UInt8, parent: Int?, source: SourceRange) {
+    outline.flags.append(flags)
+    outline.lastChildFlags.append(false)
+    outline.parentPositions.append(Int32(parent ?? -1))
+    outline.sources.append(pack(source))
+    outline.spans.append(TextSpans())
+    nextSibling.append(-1)
+  }
+
+  private mutating func pack(_ r: SourceRange) -> PackedSource {
+    if let s = PackedSource(r) { return s }
+    outline.sourceOverflow.append(r)
+    return PackedSource(overflow: outline.sourceOverflow.count - 1)
+  }
+
+  /// Appends an item's texts to the arena: the explicit id, then title, detail, extra.
+  private mutating func texts(id: String?, title: String, detail: String?, extra: String?) -> TextSpans {
+    var s = TextSpans()
+    if let id {
+      s.idStart = arenaOffset()
+      outline.arena.append(contentsOf: id.utf8)
+      s.idLength = arenaOffset() - s.idStart
+    }
+    s.textStart = arenaOffset()
+    outline.arena.append(contentsOf: title.utf8)
+    s.titleLength = arenaOffset() - s.textStart
+    if let detail {
+      outline.arena.append(contentsOf: detail.utf8)
+      s.detailLength = arenaOffset() - s.textStart - s.titleLength
+    }
+    if let extra {
+      let start = arenaOffset()
+      outline.arena.append(contentsOf: extra.utf8)
+      s.extraLength = arenaOffset() - start
+    }
+    return s
+  }
+
+  private func arenaOffset() -> Int32 {
+    guard let o = Int32(exactly: outline.arena.count) else { fatalError("outline texts exceed 2 GiB") }
+    return o
+  }
+
+  // MARK: Finishing
+
+  /// The outline: items in preorder (a group, its subgroups, then its rows
+  /// in their `order:`), counts, last-child flags and ids resolved.
+  /// - Complexity: O(n + text bytes) when groups need no sorting, plus
+  ///   O(r log r) per group of r rows sorted by title.
+  public consuming func finish() -> Outline {
+    let n = outline.count
+    var positions = [Int32](repeating: -1, count: n)
+    let identity = place(into: &positions)
+    nextSibling = []
+    firstSubgroup = []
+    lastSubgroup = []
+    firstRow = []
+    lastRow = []
+    orders = []
+    // Parents become positions; then the items move to their positions.
+    for p in 0..<n where outline.parentPositions[p] >= 0 {
+      outline.parentPositions[p] = positions[Int(outline.parentPositions[p])]
+    }
+    if !identity {
+      var moved = [UInt64](repeating: 0, count: (n + 63) / 64)
+      Self.permute(&outline.flags, positions, &moved)
+      Self.permute(&outline.lastChildFlags, positions, &moved)
+      Self.permute(&outline.parentPositions, positions, &moved)
+      Self.permute(&outline.groupNumbers, positions, &moved)
+      Self.permute(&outline.sources, positions, &moved)
+      Self.permute(&outline.spans, positions, &moved)
+      var data: [Int: OpaqueValue] = [:]
+      data.reserveCapacity(outline.dataByPosition.count)
+      for (k, v) in outline.dataByPosition { data[Int(positions[k])] = v }
+      outline.dataByPosition = data
+    }
+    positions = []
+    outline.groupPositions = []
+    outline.groupPositions.reserveCapacity(outline.groupEnds.count)
+    for p in 0..<n where outline.flags[p] & Outline.Flag.group != 0 { outline.groupPositions.append(p) }
+    resolveIDs()
+    return outline
+  }
+
+  /// Gives every item its position, sets each group's end, row and active
+  /// counts and the last-child flags. Returns whether every item is already in place.
+  private mutating func place(into positions: inout [Int32]) -> Bool {
+    var next: Int32 = 0
+    var identity = true
+    // Open groups: arrival number, effective order, next subgroup to visit.
+    var stack: [(item: Int32, order: UInt8, sub: Int32)] = []
+    var rows: [Int32] = []
+    func enter(_ item: Int32, inherited: UInt8) {
+      positions[Int(item)] = next
+      if next != item { identity = false }
+      next += 1
+      let g = Int(outline.groupNumbers[Int(item)])
+      stack.append((item, orders[g] != 0 ? orders[g] : inherited, firstSubgroup[g]))
+    }
+    var root = firstRoot
+    while root >= 0 {
+      outline.roots.append(Int(next))
+      enter(root, inherited: 1)
+      while let top = stack.last {
+        if top.sub >= 0 {
+          stack[stack.count - 1].sub = nextSibling[Int(top.sub)]
+          enter(top.sub, inherited: top.order)
+          continue
+        }
+        stack.removeLast()
+        let item = Int(top.item)
+        let g = Int(outline.groupNumbers[item])
+        rows.removeAll(keepingCapacity: true)
+        var r = firstRow[g]
+        while r >= 0 {
+          rows.append(r)
+          r = nextSibling[Int(r)]
+        }
+        order(&rows, by: top.order)
+        var active: Int32 = 0
+        for row in rows {
+          positions[Int(row)] = next
+          if next != row { identity = false }
+          next += 1
+          if outline.flags[Int(row)] & Outline.Flag.active != 0 { active += 1 }
+        }
+        if let last = rows.last ?? (lastSubgroup[g] >= 0 ? lastSubgroup[g] : nil) {
+          outline.lastChildFlags[Int(last)] = true
+        }
+        outline.groupEnds[g] = next
+        outline.groupRowCounts[g] += Int32(rows.count)
+        outline.groupActiveCounts[g] += active
+        let parent = Int(outline.parentPositions[item])
+        if parent >= 0 {
+          let pg = Int(outline.groupNumbers[parent])
+          outline.groupRowCounts[pg] += outline.groupRowCounts[g]
+          outline.groupActiveCounts[pg] += outline.groupActiveCounts[g]
+        }
+      }
+      root = nextSibling[Int(root)]
+    }
+    if lastRoot >= 0 { outline.lastChildFlags[Int(lastRoot)] = true }
+    return identity
+  }
+
+  /// Sorts a group's rows (arrival numbers) by `order` (1 file, 2 activeFirst, 3 title); stable.
+  private func order(_ rows: inout [Int32], by order: UInt8) {
+    guard rows.count > 1 else { return }
+    switch RowOrder.allCases[Int(order) - 1] {
+    case .file:
+      return
+    case .activeFirst:
+      let active = rows.filter { outline.flags[Int($0)] & Outline.Flag.active != 0 }
+      let inactive = rows.filter { outline.flags[Int($0)] & Outline.Flag.active == 0 }
+      rows = active + inactive
+    case .title:
+      let titles = rows.map { outline.title(at: Int($0)) }
+      // Stable: ties keep file order.
+      rows = titles.indices.sorted { a, b in
+        switch titles[a].localizedStandardCompare(titles[b]) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return a < b
+        }
+      }.map { rows[$0] }
+    }
+  }
+
+  /// Moves `a[i]` to `a[positions[i]]` for every `i`, in place, cycle by cycle.
+  /// `moved` is a scratch bit set of `a.count` bits, cleared on return.
+  private static func permute<T>(_ a: inout [T], _ positions: [Int32], _ moved: inout [UInt64]) {
+    a.withUnsafeMutableBufferPointer { a in
+      for s in 0..<a.count where moved[s >> 6] & (1 << UInt64(s & 63)) == 0 {
+        var carried = a[s]
+        var current = s
+        repeat {
+          let d = Int(positions[current])
+          swap(&carried, &a[d])
+          moved[d >> 6] |= 1 << UInt64(d & 63)
+          current = d
+        } while current != s
+      }
+    }
+    for i in moved.indices { moved[i] = 0 }
+  }
+
+  /// Gives every item its id, in document order: an explicit id unless an
+  /// earlier item took it, else the title path with `~2`, `~3`, … while
+  /// taken or explicit elsewhere in the file.
+  private mutating func resolveIDs() {
+    let n = outline.count
+    var explicitCount = 0
+    for s in outline.spans where s.idLength >= 0 { explicitCount += 1 }
+    var explicit = IDTable(capacityFor: explicitCount)
+    var table = IDTable(capacityFor: n)
+    outline.arena.withUnsafeBufferPointer { a in
+      outline.spans.withUnsafeBufferPointer { spans in
+        func key(_ p: Int32) -> UnsafeBufferPointer<UInt8> {
+          Outline.slice(a, spans[Int(p)].idStart, spans[Int(p)].idLength)
+        }
+        for p in 0..<n where spans[p].idLength >= 0 {
+          let found = explicit.find(key(Int32(p)), keyOf: key)
+          if found.position == nil { explicit.insert(Int32(p), at: found.slot) }
+        }
+      }
+    }
+    var pathGroup = -1
+    var path: [UInt8] = []
+    var candidate: [UInt8] = []
+    for p in 0..<n {
+      let own = outline.spans[p]
+      if own.idLength >= 0 {
+        let found = lookup(own, in: table)
+        if found.position == nil {
+          table.insert(Int32(p), at: found.slot)
+          continue
+        }
+      }
+      // The title path: the parent's path, then this title.
+      let isGroup = outline.flags[p] & Outline.Flag.group != 0
+      let parent = Int(outline.parentPositions[p])
+      if parent != pathGroup {
+        path = titlePath(of: parent)
+        pathGroup = parent
+      }
+      candidate.removeAll(keepingCapacity: true)
+      if !isGroup || !path.isEmpty {
+        candidate.append(contentsOf: path)
+        candidate.append(UInt8(ascii: "/"))
+      }
+      outline.withTitleUTF8(at: p) { candidate.append(contentsOf: $0) }
+      let base = candidate.count
+      var k = 2
+      var slot = 0
+      while true {
+        let found = candidate.withUnsafeBufferPointer { c in lookup(c, in: table) }
+        if found.position == nil {
+          let reserved = candidate.withUnsafeBufferPointer { c in lookup(c, in: explicit) }
+          let isOwn =
+            own.idLength >= 0
+            && outline.arena.withUnsafeBufferPointer { a in
+              candidate.elementsEqual(Outline.slice(a, own.idStart, own.idLength))
+            }
+          if reserved.position == nil || isOwn {
+            slot = found.slot
+            break
+          }
+        }
+        candidate.removeSubrange(base...)
+        candidate.append(UInt8(ascii: "~"))
+        candidate.append(contentsOf: String(k).utf8)
+        k += 1
+      }
+      var s = own
+      s.idStart = arenaOffset()
+      outline.arena.append(contentsOf: candidate)
+      s.idLength = Int32(candidate.count)
+      outline.spans[p] = s
+      table.insert(Int32(p), at: slot)
+    }
+    outline.ids = table
+  }
+
+  /// The item whose id is `key` in `table`, or the empty slot for it.
+  private func lookup(_ key: UnsafeBufferPointer<UInt8>, in table: IDTable) -> (position: Int32?, slot: Int) {
+    outline.arena.withUnsafeBufferPointer { a in
+      outline.spans.withUnsafeBufferPointer { spans in
+        table.find(key) { Outline.slice(a, spans[Int($0)].idStart, spans[Int($0)].idLength) }
+      }
+    }
+  }
+
+  private func lookup(_ own: TextSpans, in table: IDTable) -> (position: Int32?, slot: Int) {
+    outline.arena.withUnsafeBufferPointer { a in
+      lookup(Outline.slice(a, own.idStart, own.idLength), in: table)
+    }
+  }
+
+  /// The titles from the top down to the group at `group` joined by `/`
+  /// (an empty path takes the next title alone); empty for -1.
+  private func titlePath(of group: Int) -> [UInt8] {
+    var chain: [Int] = []
+    var g = group
+    while g >= 0 {
+      chain.append(g)
+      g = Int(outline.parentPositions[g])
+    }
+    var path: [UInt8] = []
+    for g in chain.reversed() {
+      if !path.isEmpty { path.append(UInt8(ascii: "/")) }
+      outline.withTitleUTF8(at: g) { path.append(contentsOf: $0) }
+    }
+    return path
+  }
+}
