@@ -158,9 +158,11 @@ public struct OutlineBuilder: OutlineSink {
 
   /// The outline: items in preorder (a group, its subgroups, then its rows
   /// in their `order:`), counts, last-child flags and ids resolved.
+  /// The builder is left empty: its storage becomes the outline's, so the
+  /// arrays are moved and finished in place, never copied.
   /// - Complexity: O(n + text bytes) when groups need no sorting, plus
   ///   O(r log r) per group of r rows sorted by title.
-  public consuming func finish() -> Outline {
+  public mutating func finish() -> Outline {
     let n = outline.count
     var positions = [Int32](repeating: -1, count: n)
     let identity = place(into: &positions)
@@ -192,7 +194,9 @@ public struct OutlineBuilder: OutlineSink {
     outline.groupPositions.reserveCapacity(outline.groupEnds.count)
     for p in 0..<n where outline.flags[p] & Outline.Flag.group != 0 { outline.groupPositions.append(p) }
     resolveIDs()
-    return outline
+    let result = outline
+    self = OutlineBuilder()
+    return result
   }
 
   /// Gives every item its position, sets each group's end, row and active
