@@ -37,120 +37,59 @@ extension Outline {
     OutlineItem(
       kind: kind(at: p), id: id(at: p), title: title(at: p), detail: detail(at: p), icon: icon(at: p),
       badge: badge(at: p), active: active(at: p), emphasis: emphasis(at: p), data: data(at: p), depth: depth(at: p),
-      parent: parent(at: p), end: end(at: p), isLastChild: lastChildFlags[p], childCount: childCount(at: p),
+      parent: parent(at: p), end: end(at: p), isLastChild: isLastChild(at: p), childCount: childCount(at: p),
       rowCount: rowCount(at: p), activeCount: activeCount(at: p), expandedInFile: expandedInFile(at: p),
       source: source(at: p))
   }
 
   /// Whether the item at `p` is a group or a row. O(1).
-  public func kind(at p: Int) -> OutlineItem.Kind { flags[p] & Flag.group != 0 ? .group : .row }
+  public func kind(at p: Int) -> OutlineItem.Kind { storage.table.kind(at: p) }
   /// Whether the item at `p` is a group. O(1).
-  public func isGroup(at p: Int) -> Bool { flags[p] & Flag.group != 0 }
+  public func isGroup(at p: Int) -> Bool { storage.table.isGroup(at: p) }
   /// The depth of the item at `p`: 0 for a top-level group. O(1).
-  public func depth(at p: Int) -> Int {
-    let g = groupNumbers[p]
-    if g >= 0 { return Int(groupDepths[Int(g)]) }
-    return Int(groupDepths[Int(groupNumbers[Int(parentPositions[p])])]) + 1
-  }
+  public func depth(at p: Int) -> Int { storage.table.depth(at: p) }
   /// The position of the parent of the item at `p`; `nil` for a top-level group. O(1).
-  public func parent(at p: Int) -> Int? {
-    let q = parentPositions[p]
-    return q < 0 ? nil : Int(q)
-  }
+  public func parent(at p: Int) -> Int? { storage.table.parent(at: p) }
   /// One past the last position of the subtree of the item at `p` (`p + 1` for a row). O(1).
-  public func end(at p: Int) -> Int {
-    let g = groupNumbers[p]
-    return g >= 0 ? Int(groupEnds[Int(g)]) : p + 1
-  }
+  public func end(at p: Int) -> Int { storage.table.end(at: p) }
   /// Whether the item at `p` is the last child of its parent. O(1).
-  public func isLastChild(at p: Int) -> Bool { lastChildFlags[p] }
+  public func isLastChild(at p: Int) -> Bool { storage.table.lastChildFlags[p] }
   /// Groups: direct subgroups + direct rows; rows: 0. O(1).
-  public func childCount(at p: Int) -> Int {
-    let g = groupNumbers[p]
-    return g >= 0 ? Int(groupChildCounts[Int(g)]) : 0
-  }
+  public func childCount(at p: Int) -> Int { storage.table.childCount(at: p) }
   /// Groups: rows in the whole subtree; rows: 0. O(1).
-  public func rowCount(at p: Int) -> Int {
-    let g = groupNumbers[p]
-    return g >= 0 ? Int(groupRowCounts[Int(g)]) : 0
-  }
+  public func rowCount(at p: Int) -> Int { storage.table.rowCount(at: p) }
   /// Groups: active rows in the whole subtree; rows: 0. O(1).
-  public func activeCount(at p: Int) -> Int {
-    let g = groupNumbers[p]
-    return g >= 0 ? Int(groupActiveCounts[Int(g)]) : 0
-  }
+  public func activeCount(at p: Int) -> Int { storage.table.activeCount(at: p) }
   /// Rows: `active:`; groups: `true`. O(1).
-  public func active(at p: Int) -> Bool { flags[p] & Flag.active != 0 }
+  public func active(at p: Int) -> Bool { storage.table.active(at: p) }
   /// Rows: `emphasis:`; groups: `false`. O(1).
-  public func emphasis(at p: Int) -> Bool { flags[p] & Flag.emphasis != 0 }
+  public func emphasis(at p: Int) -> Bool { storage.table.emphasis(at: p) }
   /// Groups: the file's `expanded:`, if it said; rows: `nil`. O(1).
-  public func expandedInFile(at p: Int) -> Bool? {
-    let f = flags[p]
-    return f & Flag.expandedKnown == 0 ? nil : f & Flag.expandedOpen != 0
-  }
+  public func expandedInFile(at p: Int) -> Bool? { storage.table.expandedInFile(at: p) }
   /// Where the item at `p` is defined in the source. O(1).
-  public func source(at p: Int) -> SourceRange {
-    let s = sources[p]
-    if s.line < 0 { return sourceOverflow[Int(s.column)] }
-    return SourceRange(
-      start: SourcePosition(line: Int(s.line), column: Int(s.column)),
-      end: SourcePosition(line: Int(s.line), column: Int(s.column) + Int(s.length)))
-  }
+  public func source(at p: Int) -> SourceRange { storage.table.source(at: p) }
   /// Rows: the `data:` value, if any. O(1) on average.
-  public func data(at p: Int) -> OpaqueValue? {
-    flags[p] & Flag.hasData == 0 ? nil : dataByPosition[p]
-  }
-
+  public func data(at p: Int) -> OpaqueValue? { storage.table.data(at: p) }
   /// The id of the item at `p`. O(length).
-  public func id(at p: Int) -> String { string(spans[p].idStart, spans[p].idLength)! }
+  public func id(at p: Int) -> String { storage.table.id(at: p) }
   /// The title of the item at `p`. O(length).
-  public func title(at p: Int) -> String { string(spans[p].textStart, spans[p].titleLength)! }
+  public func title(at p: Int) -> String { storage.table.title(at: p) }
   /// Rows: the detail of the item at `p`, if any. O(length).
-  public func detail(at p: Int) -> String? { string(spans[p].detailStart, spans[p].detailLength) }
+  public func detail(at p: Int) -> String? { storage.table.detail(at: p) }
   /// Rows: the icon of the item at `p`, if any. O(length).
-  public func icon(at p: Int) -> String? {
-    isGroup(at: p) ? nil : string(spans[p].extraStart, spans[p].extraLength)
-  }
+  public func icon(at p: Int) -> String? { storage.table.icon(at: p) }
   /// Groups: the badge of the item at `p`, if any. O(length).
-  public func badge(at p: Int) -> String? {
-    isGroup(at: p) ? string(spans[p].extraStart, spans[p].extraLength) : nil
-  }
+  public func badge(at p: Int) -> String? { storage.table.badge(at: p) }
 
   /// The UTF-8 bytes of the title of the item at `p`, lent to `body`. O(1) plus `body`.
   public func withTitleUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, spans[p].textStart, spans[p].titleLength)) }
-  }
-
-  /// The text at `start` of `length` bytes; `nil` for length -1.
-  func string(_ start: Int32, _ length: Int32) -> String? {
-    guard length >= 0 else { return nil }
-    return arena.withUnsafeBufferPointer { a in String(decoding: Self.slice(a, start, length), as: UTF8.self) }
+    try storage.table.withTitleUTF8(at: p, body)
   }
 
   /// Whether item `p` of `a` and item `q` of `b` show the same: every field,
   /// or every field but the positional ones (parent, end, source) when
   /// `positional` is false. Texts compare as bytes; nothing is allocated.
   static func sameItem(_ a: Outline, _ p: Int, _ b: Outline, _ q: Int, positional: Bool) -> Bool {
-    guard a.flags[p] == b.flags[q], a.lastChildFlags[p] == b.lastChildFlags[q], a.depth(at: p) == b.depth(at: q),
-      a.childCount(at: p) == b.childCount(at: q), a.rowCount(at: p) == b.rowCount(at: q),
-      a.activeCount(at: p) == b.activeCount(at: q), a.data(at: p) == b.data(at: q)
-    else { return false }
-    if positional {
-      guard a.parent(at: p) == b.parent(at: q), a.end(at: p) == b.end(at: q), a.source(at: p) == b.source(at: q)
-      else { return false }
-    }
-    let s = a.spans[p]
-    let t = b.spans[q]
-    guard s.idLength == t.idLength, s.titleLength == t.titleLength, s.detailLength == t.detailLength,
-      s.extraLength == t.extraLength
-    else { return false }
-    return a.arena.withUnsafeBufferPointer { x in
-      b.arena.withUnsafeBufferPointer { y in
-        slice(x, s.idStart, s.idLength).elementsEqual(slice(y, t.idStart, t.idLength))
-          && slice(x, s.textStart, s.titleLength).elementsEqual(slice(y, t.textStart, t.titleLength))
-          && slice(x, s.detailStart, s.detailLength).elementsEqual(slice(y, t.detailStart, t.detailLength))
-          && slice(x, s.extraStart, s.extraLength).elementsEqual(slice(y, t.extraStart, t.extraLength))
-      }
-    }
+    OutlineItemTable.sameItem(a.storage.table, p, b.storage.table, q, positional: positional)
   }
 }

@@ -14,7 +14,10 @@ import Foundation  // localizedStandardCompare for `order: title`
 /// ``Outline/init(document:)`` for the same content, which feeds a builder.
 public struct OutlineBuilder: OutlineSink {
   /// The items in arrival order; `parentPositions` holds arrival numbers until ``finish()``.
-  private var outline = Outline()
+  private var table = OutlineItemTable()
+  private var title: String? = nil
+  private var expansion: ExpansionPolicy? = nil
+  private var layout = LayoutOverrides()
   /// Per item: the next sibling of the same kind (subgroup or row) in arrival order, or -1.
   private var nextSibling: [Int32] = []
   /// Per group number: its first and last subgroup, first and last row (arrival numbers), or -1.
@@ -32,47 +35,47 @@ public struct OutlineBuilder: OutlineSink {
 
   /// Reserves room for `items` items whose texts take `textBytes` UTF-8 bytes.
   public mutating func reserveCapacity(items: Int, textBytes: Int) {
-    outline.flags.reserveCapacity(items)
-    outline.lastChildFlags.reserveCapacity(items)
-    outline.parentPositions.reserveCapacity(items)
-    outline.groupNumbers.reserveCapacity(items)
-    outline.sources.reserveCapacity(items)
-    outline.spans.reserveCapacity(items)
+    table.flags.reserveCapacity(items)
+    table.lastChildFlags.reserveCapacity(items)
+    table.parentPositions.reserveCapacity(items)
+    table.groupNumbers.reserveCapacity(items)
+    table.sources.reserveCapacity(items)
+    table.spans.reserveCapacity(items)
     nextSibling.reserveCapacity(items)
-    outline.arena.reserveCapacity(textBytes)
+    table.arena.reserveCapacity(textBytes)
   }
 
   /// The outline's `title:`.
-  public mutating func setTitle(_ title: String) { outline.title = title }
+  public mutating func setTitle(_ title: String) { self.title = title }
 
   /// The file's `expansion:`.
-  public mutating func setExpansion(_ policy: ExpansionPolicy) { outline.expansion = policy }
+  public mutating func setExpansion(_ policy: ExpansionPolicy) { expansion = policy }
 
   /// The file's `layout:`.
-  public mutating func setLayout(_ layout: LayoutOverrides) { outline.layout = layout }
+  public mutating func setLayout(_ layout: LayoutOverrides) { self.layout = layout }
 
   /// A group starts; its handle is its arrival number.
   /// - Complexity: O(1) amortised.
   public mutating func beginGroup(parent: Int?, source: SourceRange) -> Int {
-    let me = Int32(outline.count)
-    let number = Int32(outline.groupEnds.count)
-    appendItem(flags: Outline.Flag.group | Outline.Flag.active, parent: parent, source: source)
-    outline.groupNumbers.append(number)
-    outline.groupEnds.append(0)
-    outline.groupDepths.append(parent.map { outline.groupDepths[Int(outline.groupNumbers[$0])] + 1 } ?? 0)
-    outline.groupChildCounts.append(0)
-    outline.groupRowCounts.append(0)
-    outline.groupActiveCounts.append(0)
+    let me = Int32(table.count)
+    let number = Int32(table.groupEnds.count)
+    appendItem(flags: OutlineItemTable.Flag.group | OutlineItemTable.Flag.active, parent: parent, source: source)
+    table.groupNumbers.append(number)
+    table.groupEnds.append(0)
+    table.groupDepths.append(parent.map { table.groupDepths[Int(table.groupNumbers[$0])] + 1 } ?? 0)
+    table.groupChildCounts.append(0)
+    table.groupRowCounts.append(0)
+    table.groupActiveCounts.append(0)
     firstSubgroup.append(-1)
     lastSubgroup.append(-1)
     firstRow.append(-1)
     lastRow.append(-1)
     orders.append(0)
     if let parent {
-      let g = Int(outline.groupNumbers[parent])
+      let g = Int(table.groupNumbers[parent])
       if lastSubgroup[g] >= 0 { nextSibling[Int(lastSubgroup[g])] = me } else { firstSubgroup[g] = me }
       lastSubgroup[g] = me
-      outline.groupChildCounts[g] += 1
+      table.groupChildCounts[g] += 1
     } else {
       if lastRoot >= 0 { nextSibling[Int(lastRoot)] = me } else { firstRoot = me }
       lastRoot = me
@@ -83,47 +86,47 @@ public struct OutlineBuilder: OutlineSink {
   /// A row of the open group `parent`.
   /// - Complexity: O(length of its texts) amortised.
   public mutating func addRow(_ row: RowSpec, parent: Int) {
-    let me = Int32(outline.count)
-    var f: UInt8 = row.active ? Outline.Flag.active : 0
-    if row.emphasis { f |= Outline.Flag.emphasis }
+    let me = Int32(table.count)
+    var f: UInt8 = row.active ? OutlineItemTable.Flag.active : 0
+    if row.emphasis { f |= OutlineItemTable.Flag.emphasis }
     if let data = row.data {
-      f |= Outline.Flag.hasData
-      outline.dataByPosition[Int(me)] = data
+      f |= OutlineItemTable.Flag.hasData
+      table.dataByPosition[Int(me)] = data
     }
     appendItem(flags: f, parent: parent, source: row.source)
-    outline.groupNumbers.append(-1)
-    outline.spans[Int(me)] = texts(id: row.id, title: row.title, detail: row.detail, extra: row.icon)
-    let g = Int(outline.groupNumbers[parent])
+    table.groupNumbers.append(-1)
+    table.spans[Int(me)] = texts(id: row.id, title: row.title, detail: row.detail, extra: row.icon)
+    let g = Int(table.groupNumbers[parent])
     if lastRow[g] >= 0 { nextSibling[Int(lastRow[g])] = me } else { firstRow[g] = me }
     lastRow[g] = me
-    outline.groupChildCounts[g] += 1
+    table.groupChildCounts[g] += 1
   }
 
   /// The group `group` ends with its own fields.
   /// - Complexity: O(length of its texts) amortised.
   public mutating func endGroup(_ group: Int, fields: GroupSpec) {
-    outline.spans[group] = texts(id: fields.id, title: fields.title, detail: nil, extra: fields.badge)
+    table.spans[group] = texts(id: fields.id, title: fields.title, detail: nil, extra: fields.badge)
     if let open = fields.expanded {
-      outline.flags[group] |= Outline.Flag.expandedKnown | (open ? Outline.Flag.expandedOpen : 0)
+      table.flags[group] |= OutlineItemTable.Flag.expandedKnown | (open ? OutlineItemTable.Flag.expandedOpen : 0)
     }
-    outline.sources[group] = pack(fields.source)
-    let g = Int(outline.groupNumbers[group])
+    table.sources[group] = pack(fields.source)
+    let g = Int(table.groupNumbers[group])
     orders[g] = fields.order.map { UInt8(RowOrder.allCases.firstIndex(of: $0)! + 1) } ?? 0
   }
 
   private mutating func appendItem(flags: UInt8, parent: Int?, source: SourceRange) {
-    outline.flags.append(flags)
-    outline.lastChildFlags.append(false)
-    outline.parentPositions.append(Int32(parent ?? -1))
-    outline.sources.append(pack(source))
-    outline.spans.append(TextSpans())
+    table.flags.append(flags)
+    table.lastChildFlags.append(false)
+    table.parentPositions.append(Int32(parent ?? -1))
+    table.sources.append(pack(source))
+    table.spans.append(TextSpans())
     nextSibling.append(-1)
   }
 
   private mutating func pack(_ r: SourceRange) -> PackedSource {
     if let s = PackedSource(r) { return s }
-    outline.sourceOverflow.append(r)
-    return PackedSource(overflow: outline.sourceOverflow.count - 1)
+    table.sourceOverflow.append(r)
+    return PackedSource(overflow: table.sourceOverflow.count - 1)
   }
 
   /// Appends an item's texts to the arena: the explicit id, then title, detail, extra.
@@ -131,26 +134,26 @@ public struct OutlineBuilder: OutlineSink {
     var s = TextSpans()
     if let id {
       s.idStart = arenaOffset()
-      outline.arena.append(contentsOf: id.utf8)
+      table.arena.append(contentsOf: id.utf8)
       s.idLength = arenaOffset() - s.idStart
     }
     s.textStart = arenaOffset()
-    outline.arena.append(contentsOf: title.utf8)
+    table.arena.append(contentsOf: title.utf8)
     s.titleLength = arenaOffset() - s.textStart
     if let detail {
-      outline.arena.append(contentsOf: detail.utf8)
+      table.arena.append(contentsOf: detail.utf8)
       s.detailLength = arenaOffset() - s.textStart - s.titleLength
     }
     if let extra {
       let start = arenaOffset()
-      outline.arena.append(contentsOf: extra.utf8)
+      table.arena.append(contentsOf: extra.utf8)
       s.extraLength = arenaOffset() - start
     }
     return s
   }
 
   private func arenaOffset() -> Int32 {
-    guard let o = Int32(exactly: outline.arena.count) else { fatalError("outline texts exceed 2 GiB") }
+    guard let o = Int32(exactly: table.arena.count) else { fatalError("outline texts exceed 2 GiB") }
     return o
   }
 
@@ -163,7 +166,7 @@ public struct OutlineBuilder: OutlineSink {
   /// - Complexity: O(n + text bytes) when groups need no sorting, plus
   ///   O(r log r) per group of r rows sorted by title.
   public mutating func finish() -> Outline {
-    let n = outline.count
+    let n = table.count
     var positions = [Int32](repeating: -1, count: n)
     let identity = place(into: &positions)
     nextSibling = []
@@ -173,28 +176,28 @@ public struct OutlineBuilder: OutlineSink {
     lastRow = []
     orders = []
     // Parents become positions; then the items move to their positions.
-    for p in 0..<n where outline.parentPositions[p] >= 0 {
-      outline.parentPositions[p] = positions[Int(outline.parentPositions[p])]
+    for p in 0..<n where table.parentPositions[p] >= 0 {
+      table.parentPositions[p] = positions[Int(table.parentPositions[p])]
     }
     if !identity {
       var moved = [UInt64](repeating: 0, count: (n + 63) / 64)
-      Self.permute(&outline.flags, positions, &moved)
-      Self.permute(&outline.lastChildFlags, positions, &moved)
-      Self.permute(&outline.parentPositions, positions, &moved)
-      Self.permute(&outline.groupNumbers, positions, &moved)
-      Self.permute(&outline.sources, positions, &moved)
-      Self.permute(&outline.spans, positions, &moved)
+      Self.permute(&table.flags, positions, &moved)
+      Self.permute(&table.lastChildFlags, positions, &moved)
+      Self.permute(&table.parentPositions, positions, &moved)
+      Self.permute(&table.groupNumbers, positions, &moved)
+      Self.permute(&table.sources, positions, &moved)
+      Self.permute(&table.spans, positions, &moved)
       var data: [Int: OpaqueValue] = [:]
-      data.reserveCapacity(outline.dataByPosition.count)
-      for (k, v) in outline.dataByPosition { data[Int(positions[k])] = v }
-      outline.dataByPosition = data
+      data.reserveCapacity(table.dataByPosition.count)
+      for (k, v) in table.dataByPosition { data[Int(positions[k])] = v }
+      table.dataByPosition = data
     }
     positions = []
-    outline.groupPositions = []
-    outline.groupPositions.reserveCapacity(outline.groupEnds.count)
-    for p in 0..<n where outline.flags[p] & Outline.Flag.group != 0 { outline.groupPositions.append(p) }
+    table.groupPositions = []
+    table.groupPositions.reserveCapacity(table.groupEnds.count)
+    for p in 0..<n where table.flags[p] & OutlineItemTable.Flag.group != 0 { table.groupPositions.append(p) }
     resolveIDs()
-    let result = outline
+    let result = Outline(title: title, expansion: expansion, layout: layout, table: table)
     self = OutlineBuilder()
     return result
   }
@@ -211,12 +214,12 @@ public struct OutlineBuilder: OutlineSink {
       positions[Int(item)] = next
       if next != item { identity = false }
       next += 1
-      let g = Int(outline.groupNumbers[Int(item)])
+      let g = Int(table.groupNumbers[Int(item)])
       stack.append((item, orders[g] != 0 ? orders[g] : inherited, firstSubgroup[g]))
     }
     var root = firstRoot
     while root >= 0 {
-      outline.roots.append(Int(next))
+      table.roots.append(Int(next))
       enter(root, inherited: 1)
       while let top = stack.last {
         if top.sub >= 0 {
@@ -226,7 +229,7 @@ public struct OutlineBuilder: OutlineSink {
         }
         stack.removeLast()
         let item = Int(top.item)
-        let g = Int(outline.groupNumbers[item])
+        let g = Int(table.groupNumbers[item])
         rows.removeAll(keepingCapacity: true)
         var r = firstRow[g]
         while r >= 0 {
@@ -239,24 +242,24 @@ public struct OutlineBuilder: OutlineSink {
           positions[Int(row)] = next
           if next != row { identity = false }
           next += 1
-          if outline.flags[Int(row)] & Outline.Flag.active != 0 { active += 1 }
+          if table.flags[Int(row)] & OutlineItemTable.Flag.active != 0 { active += 1 }
         }
         if let last = rows.last ?? (lastSubgroup[g] >= 0 ? lastSubgroup[g] : nil) {
-          outline.lastChildFlags[Int(last)] = true
+          table.lastChildFlags[Int(last)] = true
         }
-        outline.groupEnds[g] = next
-        outline.groupRowCounts[g] += Int32(rows.count)
-        outline.groupActiveCounts[g] += active
-        let parent = Int(outline.parentPositions[item])
+        table.groupEnds[g] = next
+        table.groupRowCounts[g] += Int32(rows.count)
+        table.groupActiveCounts[g] += active
+        let parent = Int(table.parentPositions[item])
         if parent >= 0 {
-          let pg = Int(outline.groupNumbers[parent])
-          outline.groupRowCounts[pg] += outline.groupRowCounts[g]
-          outline.groupActiveCounts[pg] += outline.groupActiveCounts[g]
+          let pg = Int(table.groupNumbers[parent])
+          table.groupRowCounts[pg] += table.groupRowCounts[g]
+          table.groupActiveCounts[pg] += table.groupActiveCounts[g]
         }
       }
       root = nextSibling[Int(root)]
     }
-    if lastRoot >= 0 { outline.lastChildFlags[Int(lastRoot)] = true }
+    if lastRoot >= 0 { table.lastChildFlags[Int(lastRoot)] = true }
     return identity
   }
 
@@ -267,11 +270,11 @@ public struct OutlineBuilder: OutlineSink {
     case .file:
       return
     case .activeFirst:
-      let active = rows.filter { outline.flags[Int($0)] & Outline.Flag.active != 0 }
-      let inactive = rows.filter { outline.flags[Int($0)] & Outline.Flag.active == 0 }
+      let active = rows.filter { table.flags[Int($0)] & OutlineItemTable.Flag.active != 0 }
+      let inactive = rows.filter { table.flags[Int($0)] & OutlineItemTable.Flag.active == 0 }
       rows = active + inactive
     case .title:
-      let titles = rows.map { outline.title(at: Int($0)) }
+      let titles = rows.map { table.title(at: Int($0)) }
       // Stable: ties keep file order.
       rows = titles.indices.sorted { a, b in
         switch titles[a].localizedStandardCompare(titles[b]) {
@@ -305,15 +308,15 @@ public struct OutlineBuilder: OutlineSink {
   /// earlier item took it, else the title path with `~2`, `~3`, … while
   /// taken or explicit elsewhere in the file.
   private mutating func resolveIDs() {
-    let n = outline.count
+    let n = table.count
     var explicitCount = 0
-    for s in outline.spans where s.idLength >= 0 { explicitCount += 1 }
+    for s in table.spans where s.idLength >= 0 { explicitCount += 1 }
     var explicit = IDTable(capacityFor: explicitCount)
-    var table = IDTable(capacityFor: n)
-    outline.arena.withUnsafeBufferPointer { a in
-      outline.spans.withUnsafeBufferPointer { spans in
+    var resolved = IDTable(capacityFor: n)
+    table.arena.withUnsafeBufferPointer { a in
+      table.spans.withUnsafeBufferPointer { spans in
         func key(_ p: Int32) -> UnsafeBufferPointer<UInt8> {
-          Outline.slice(a, spans[Int(p)].idStart, spans[Int(p)].idLength)
+          OutlineItemTable.slice(a, spans[Int(p)].idStart, spans[Int(p)].idLength)
         }
         for p in 0..<n where spans[p].idLength >= 0 {
           let found = explicit.find(key(Int32(p)), keyOf: key)
@@ -325,17 +328,17 @@ public struct OutlineBuilder: OutlineSink {
     var path: [UInt8] = []
     var candidate: [UInt8] = []
     for p in 0..<n {
-      let own = outline.spans[p]
+      let own = table.spans[p]
       if own.idLength >= 0 {
-        let found = lookup(own, in: table)
+        let found = lookup(own, in: resolved)
         if found.position == nil {
-          table.insert(Int32(p), at: found.slot)
+          resolved.insert(Int32(p), at: found.slot)
           continue
         }
       }
       // The title path: the parent's path, then this title.
-      let isGroup = outline.flags[p] & Outline.Flag.group != 0
-      let parent = Int(outline.parentPositions[p])
+      let isGroup = table.flags[p] & OutlineItemTable.Flag.group != 0
+      let parent = Int(table.parentPositions[p])
       if parent != pathGroup {
         path = titlePath(of: parent)
         pathGroup = parent
@@ -345,18 +348,18 @@ public struct OutlineBuilder: OutlineSink {
         candidate.append(contentsOf: path)
         candidate.append(UInt8(ascii: "/"))
       }
-      outline.withTitleUTF8(at: p) { candidate.append(contentsOf: $0) }
+      table.withTitleUTF8(at: p) { candidate.append(contentsOf: $0) }
       let base = candidate.count
       var k = 2
       var slot = 0
       while true {
-        let found = candidate.withUnsafeBufferPointer { c in lookup(c, in: table) }
+        let found = candidate.withUnsafeBufferPointer { c in lookup(c, in: resolved) }
         if found.position == nil {
           let reserved = candidate.withUnsafeBufferPointer { c in lookup(c, in: explicit) }
           let isOwn =
             own.idLength >= 0
-            && outline.arena.withUnsafeBufferPointer { a in
-              candidate.elementsEqual(Outline.slice(a, own.idStart, own.idLength))
+            && table.arena.withUnsafeBufferPointer { a in
+              candidate.elementsEqual(OutlineItemTable.slice(a, own.idStart, own.idLength))
             }
           if reserved.position == nil || isOwn {
             slot = found.slot
@@ -370,26 +373,26 @@ public struct OutlineBuilder: OutlineSink {
       }
       var s = own
       s.idStart = arenaOffset()
-      outline.arena.append(contentsOf: candidate)
+      table.arena.append(contentsOf: candidate)
       s.idLength = Int32(candidate.count)
-      outline.spans[p] = s
-      table.insert(Int32(p), at: slot)
+      table.spans[p] = s
+      resolved.insert(Int32(p), at: slot)
     }
-    outline.ids = table
+    table.ids = resolved
   }
 
-  /// The item whose id is `key` in `table`, or the empty slot for it.
-  private func lookup(_ key: UnsafeBufferPointer<UInt8>, in table: IDTable) -> (position: Int32?, slot: Int) {
-    outline.arena.withUnsafeBufferPointer { a in
-      outline.spans.withUnsafeBufferPointer { spans in
-        table.find(key) { Outline.slice(a, spans[Int($0)].idStart, spans[Int($0)].idLength) }
+  /// The item whose id is `key` in `ids`, or the empty slot for it.
+  private func lookup(_ key: UnsafeBufferPointer<UInt8>, in ids: IDTable) -> (position: Int32?, slot: Int) {
+    table.arena.withUnsafeBufferPointer { a in
+      table.spans.withUnsafeBufferPointer { spans in
+        ids.find(key) { OutlineItemTable.slice(a, spans[Int($0)].idStart, spans[Int($0)].idLength) }
       }
     }
   }
 
-  private func lookup(_ own: TextSpans, in table: IDTable) -> (position: Int32?, slot: Int) {
-    outline.arena.withUnsafeBufferPointer { a in
-      lookup(Outline.slice(a, own.idStart, own.idLength), in: table)
+  private func lookup(_ own: TextSpans, in ids: IDTable) -> (position: Int32?, slot: Int) {
+    table.arena.withUnsafeBufferPointer { a in
+      lookup(OutlineItemTable.slice(a, own.idStart, own.idLength), in: ids)
     }
   }
 
@@ -400,12 +403,12 @@ public struct OutlineBuilder: OutlineSink {
     var g = group
     while g >= 0 {
       chain.append(g)
-      g = Int(outline.parentPositions[g])
+      g = Int(table.parentPositions[g])
     }
     var path: [UInt8] = []
     for g in chain.reversed() {
       if !path.isEmpty { path.append(UInt8(ascii: "/")) }
-      outline.withTitleUTF8(at: g) { path.append(contentsOf: $0) }
+      table.withTitleUTF8(at: g) { path.append(contentsOf: $0) }
     }
     return path
   }

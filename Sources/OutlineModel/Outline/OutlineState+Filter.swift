@@ -122,6 +122,8 @@ extension OutlineState {
     var result = ExpansionResult()
     let newVisible = visibilityFlags()
     result.changes = Self.changes(from: oldVisible, to: newVisible)
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     for p in outline.groupPositions where oldExpanded[p] != expanded[p] {
       result.updatedGroups.append(outline.id(at: p))
     }

@@ -127,6 +127,8 @@ extension OutlineState {
     -> ExpansionResult
   {
     let open = Set(ids)
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     var user = [Bool](repeating: false, count: outline.count)
     for p in outline.groupPositions where open.contains(outline.id(at: p)) { user[p] = true }
     if policy == .single {

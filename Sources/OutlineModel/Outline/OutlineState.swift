@@ -278,6 +278,8 @@ public struct OutlineState: Sendable {
     let anchor = scrollTop.flatMap { visibleItem(atOffset: $0) }
     var result = ExpansionResult()
     var headerTurned = false
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     for p in outline.groupPositions {
       if let open = decide(p), open != expanded[p] {
         expanded[p] = open
@@ -407,6 +409,8 @@ public struct OutlineState: Sendable {
   public mutating func restoreExpansion(_ byID: [String: Bool], after previousVersion: Int) {
     let query = filter?.query
     if query != nil { clearFilter() }
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     for p in outline.groupPositions {
       if let open = byID[outline.id(at: p)] { expanded[p] = open }
     }
@@ -433,8 +437,8 @@ public struct OutlineState: Sendable {
     outline = newOutline
     layout = Layout().applying(outline.layout).applying(hostLayout)
     expanded = [Bool](repeating: false, count: outline.count)
-    for p in outline.groupPositions {
-      expanded[p] = wasExpanded[outline.id(at: p)] ?? outline.expandedInFile(at: p) ?? false
+    for p in newOutline.groupPositions {
+      expanded[p] = wasExpanded[newOutline.id(at: p)] ?? newOutline.expandedInFile(at: p) ?? false
     }
     warnings = fileWarnings()
     normalizeSingleSilently()
