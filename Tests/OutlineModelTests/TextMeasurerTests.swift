@@ -55,4 +55,40 @@ private struct IdeographsWide: ClusterWidthTable {
     #expect(px.lineCount("abcd", width: 30) == 1)
     #expect(px.lineCount("abcde", width: 30) == 2)
   }
+
+  @Test func fitsOnOneLineOnlyWhenLineCountSaysOne() {
+    let texts = [
+      "abc", "hello world", "hello world ", "ten chars!", "eleven char", "a\tb", "a\nb", "caf\u{E9}", "x\u{7F}",
+      String(repeating: "x", count: 10), "  lead",
+    ]
+    for measurer in [m, TextMeasurer(narrowWidth: 7.5, wideWidth: 15, tabSize: 8)] {
+      for width in [0.0, 5, 10, 11, 75, 80] {
+        for text in texts {
+          let fits = Array(text.utf8).withUnsafeBufferPointer { measurer.fitsOnOneLine(asciiUTF8: $0, width: width) }
+          if fits { #expect(measurer.lineCount(text, width: width) == 1, "\(text) at \(width)") }
+        }
+      }
+    }
+    #expect(Array("hello world".utf8).withUnsafeBufferPointer { m.fitsOnOneLine(asciiUTF8: $0, width: 11) })
+    #expect(!Array("hello world".utf8).withUnsafeBufferPointer { m.fitsOnOneLine(asciiUTF8: $0, width: 10) })
+  }
+
+  @Test func heightsFromTheOutlineEqualHeightsOfItemValues() {
+    let rows = [
+      RowSpec(title: "short", detail: "fits"), RowSpec(title: String(repeating: "long ", count: 30), detail: nil),
+      RowSpec(title: "tab\there", detail: "line\nbreak"), RowSpec(title: "", detail: ""),
+      RowSpec(title: "東京 wide", detail: "caf\u{E9} " + String(repeating: "y", count: 90)),
+    ]
+    let outline = Outline(document: OutlineDocument(groups: [GroupSpec(title: "G", rows: rows)]))
+    for maxLines in [nil, 1, 2] {
+      var layout = Layout()
+      layout.headerHeight = .auto
+      layout.width = 40
+      layout.maxLines = maxLines
+      let heights = RowHeights(layout: layout)
+      for p in 0..<outline.count {
+        #expect(heights.height(at: p, in: outline) == heights.height(of: outline.items[p]))
+      }
+    }
+  }
 }

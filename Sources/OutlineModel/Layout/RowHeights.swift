@@ -43,11 +43,22 @@ public struct RowHeights: Sendable {
       return h
     case .auto:
       let depth = outline.depth(at: position)
-      var lines = self.lines(outline.title(at: position), depth: depth, atLeastOne: true)
-      if !isGroup { lines += self.lines(outline.detail(at: position), depth: depth, atLeastOne: false) }
+      let width = wrapWidth(depth: depth)
+      // Text that fits on one line is counted from the outline's bytes, without making a String.
+      var lines =
+        outline.withTitleUTF8(at: position) { measurer.fitsOnOneLine(asciiUTF8: $0, width: width) && !$0.isEmpty }
+        ? capped(1) : self.lines(outline.title(at: position), depth: depth, atLeastOne: true)
+      if !isGroup {
+        let fits = outline.withDetailUTF8(at: position) { d in
+          d.map { measurer.fitsOnOneLine(asciiUTF8: $0, width: width) && !$0.isEmpty } ?? false
+        }
+        lines += fits ? capped(1) : self.lines(outline.detail(at: position), depth: depth, atLeastOne: false)
+      }
       return layout.padding.top + layout.padding.bottom + layout.lineHeight * Double(lines)
     }
   }
+
+  private func capped(_ n: Int) -> Int { layout.maxLines.map { min(n, $0) } ?? n }
 
   /// The height of `item`.
   /// - Complexity: O(length of its title and detail) for `auto`, else O(1).

@@ -75,6 +75,20 @@ public struct TextMeasurer: Sendable {
     return n
   }
 
+  /// Whether `utf8` is printable ASCII (no tab, no line break) whose width
+  /// fits in `width`: then it takes exactly one line, as ``lineCount(_:width:)``
+  /// would say, and no `String` need be made. `false` means "measure it".
+  /// - Complexity: O(number of bytes).
+  public func fitsOnOneLine(asciiUTF8 utf8: UnsafeBufferPointer<UInt8>, width: Double) -> Bool {
+    let limit = width + 1e-9
+    var x: Double = 0
+    for byte in utf8 {
+      guard byte >= 0x20 && byte < 0x7F else { return false }
+      x += asciiAdvances[Int(byte)]
+    }
+    return x <= limit
+  }
+
   /// The lines of `text` wrapped at `width`, without the spaces that hang at their ends.
   public func lines(_ text: String, width: Double) -> [Substring] {
     var result: [Substring] = []

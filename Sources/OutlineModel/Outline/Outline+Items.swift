@@ -86,6 +86,11 @@ extension Outline {
     try storage.table.withTitleUTF8(at: p, body)
   }
 
+  /// The UTF-8 bytes of the detail of the item at `p` (`nil` when absent), lent to `body`. O(1) plus `body`.
+  public func withDetailUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+    try storage.table.withDetailUTF8(at: p, body)
+  }
+
   /// Whether item `p` of `a` and item `q` of `b` show the same: every field,
   /// or every field but the positional ones (parent, end, source) when
   /// `positional` is false. Texts compare as bytes; nothing is allocated.

@@ -162,6 +162,12 @@ struct OutlineItemTable: Sendable {
     try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, spans[p].textStart, spans[p].titleLength)) }
   }
 
+  func withDetailUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+    let s = spans[p]
+    guard s.detailLength >= 0 else { return try body(nil) }
+    return try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, s.detailStart, s.detailLength)) }
+  }
+
   /// The text at `start` of `length` bytes; `nil` for length -1.
   func string(_ start: Int32, _ length: Int32) -> String? {
     guard length >= 0 else { return nil }
