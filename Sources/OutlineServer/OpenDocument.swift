@@ -25,6 +25,6 @@ final class OpenDocument {
     let byID = state.expansionByID
     return SavedViewState(
       path: path, expanded: byID.filter(\.value).keys.sorted(), collapsed: byID.filter { !$0.value }.keys.sorted(),
-      focus: state.focus.map { state.item($0).id }, scrollTop: state.scrollTop)
+      focus: state.focus.map { state.outline.id(at: $0) }, scrollTop: state.scrollTop)
   }
 }

@@ -21,11 +21,12 @@ guard let document = result.document else {
   exit(1)
 }
 let outline = Outline(document: document)
-let items = outline.items
-let bytes = items.reduce(0) { $0 + $1.title.utf8.count + ($1.detail?.utf8.count ?? 0) }
+let bytes = (0..<outline.count).reduce(0) {
+  $0 + outline.title(at: $1).utf8.count + (outline.detail(at: $1)?.utf8.count ?? 0)
+}
 
 print("layout-bench: \(path)")
-print("  \(items.count) items, \(bytes) bytes of text, Unicode \(UnicodeClusterWidths.unicodeVersion) widths")
+print("  \(outline.count) items, \(bytes) bytes of text, Unicode \(UnicodeClusterWidths.unicodeVersion) widths")
 print("  width   lines      ms/layout   MB/s")
 let clock = ContinuousClock()
 for width in [40.0, 60.0, 120.0] {
@@ -40,7 +41,7 @@ for width in [40.0, 60.0, 120.0] {
   // Repeat the whole layout for at least one second.
   while elapsed < .seconds(1) || runs < 3 {
     lines = 0
-    for item in items { lines += heights.height(of: item) }
+    for p in 0..<outline.count { lines += heights.height(at: p, in: outline) }
     runs += 1
     elapsed = clock.now - start
   }

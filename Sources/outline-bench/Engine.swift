@@ -53,7 +53,10 @@ struct EngineResult {
   var expandAll: Double
   var collapseAll: Double
   var indexBytesPerItem: Double
-  var itemStride: Int
+  /// Bytes of the outline's item table per item, text arena excluded.
+  var itemTableBytesPerItem: Double
+  /// Bytes of the outline's text arena per item.
+  var textBytesPerItem: Double
 }
 
 enum EngineBench {
@@ -62,7 +65,7 @@ enum EngineBench {
     let outline = Outline(document: Generated.document(rows: rows, nested: nested))
     var state = OutlineState(outline: outline)
     let build = Double(nowNanos() - t0)
-    let groups = (0..<outline.count).filter { outline.items[$0].isGroup }
+    let groups = outline.groupPositions
     let ops = quick ? 2_000 : 20_000
     let repeats = quick ? 3 : 7
     var rng = SplitMix(seed: 42)
@@ -107,6 +110,8 @@ enum EngineBench {
     return EngineResult(
       rows: rows, nested: nested, items: outline.count, build: build, toggleMultiple: toggleMultiple,
       toggleSingle: toggleSingle, window: window, hit: hit, expandAll: median(expands), collapseAll: median(collapses),
-      indexBytesPerItem: bytes, itemStride: MemoryLayout<OutlineItem>.stride)
+      indexBytesPerItem: bytes,
+      itemTableBytesPerItem: Double(outline.itemTableBytes) / Double(outline.count),
+      textBytesPerItem: Double(outline.textBytes) / Double(outline.count))
   }
 }

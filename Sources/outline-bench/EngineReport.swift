@@ -38,7 +38,9 @@ enum EngineReport {
       t.notes.append(
         "Index memory: visibility index + per-item expansion and height arrays, "
           + String(format: "%.1f", l.indexBytesPerItem)
-          + " B/item (goal ≤ 64). The item table itself (ids, titles, counts) is \(l.itemStride) B/item plus strings.")
+          + " B/item (goal ≤ 64). The item table itself (flags, parents, counts, text offsets, id table) is "
+          + String(format: "%.1f", l.itemTableBytesPerItem) + " B/item, plus "
+          + String(format: "%.1f", l.textBytesPerItem) + " B/item of UTF-8 text.")
     }
     t.notes.append(
       "toggle multiple: close then reopen a random group; toggle single: open a random group, closing its open sibling; "

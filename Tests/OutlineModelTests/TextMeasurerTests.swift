@@ -80,4 +80,23 @@ private struct IdeographsWide: ClusterWidthTable {
       }
     }
   }
+
+  @Test func heightsFromTheOutlineEqualHeightsOfItemValues() {
+    let rows = [
+      RowSpec(title: "short", detail: "fits"), RowSpec(title: String(repeating: "long ", count: 30), detail: nil),
+      RowSpec(title: "tab\there", detail: "line\nbreak"), RowSpec(title: "", detail: ""),
+      RowSpec(title: "東京 wide", detail: "caf\u{E9} " + String(repeating: "y", count: 90)),
+    ]
+    let outline = Outline(document: OutlineDocument(groups: [GroupSpec(title: "G", rows: rows)]))
+    for maxLines in [nil, 1, 2] {
+      var layout = Layout()
+      layout.headerHeight = .auto
+      layout.width = 40
+      layout.maxLines = maxLines
+      let heights = RowHeights(layout: layout)
+      for p in 0..<outline.count {
+        #expect(heights.height(at: p, in: outline) == heights.height(of: outline.items[p]))
+      }
+    }
+  }
 }

@@ -33,6 +33,33 @@ public struct RowHeights: Sendable {
     return n
   }
 
+  /// The height of the item at `position` of `outline`, read field by field
+  /// (the item is not materialised).
+  /// - Complexity: O(length of its title and detail) for `auto`, else O(1).
+  public func height(at position: Int, in outline: Outline) -> Double {
+    let isGroup = outline.isGroup(at: position)
+    switch isGroup ? layout.headerHeight : layout.rowHeight {
+    case .fixed(let h):
+      return h
+    case .auto:
+      let depth = outline.depth(at: position)
+      // Counted on the outline's UTF-8 bytes: no String is made for ASCII text.
+      var lines = outline.withTitleUTF8(at: position) { lines(utf8: $0, depth: depth, atLeastOne: true) }
+      if !isGroup {
+        lines += outline.withDetailUTF8(at: position) { $0.map { lines(utf8: $0, depth: depth, atLeastOne: false) } ?? 0 }
+      }
+      return layout.padding.top + layout.padding.bottom + layout.lineHeight * Double(lines)
+    }
+  }
+
+  /// Lines a UTF-8 text takes at `depth`, after `maxLines`; see ``lines(_:depth:atLeastOne:)``.
+  public func lines(utf8: UnsafeBufferPointer<UInt8>, depth: Int, atLeastOne: Bool) -> Int {
+    guard !utf8.isEmpty else { return atLeastOne ? 1 : 0 }
+    let n = measurer.lineCount(utf8: utf8, width: wrapWidth(depth: depth))
+    if let cap = layout.maxLines { return min(n, cap) }
+    return n
+  }
+
   /// The height of `item`.
   /// - Complexity: O(length of its title and detail) for `auto`, else O(1).
   public func height(of item: OutlineItem) -> Double {

@@ -1,6 +1,7 @@
 /// One item of an outline: a group's header or a row.
 ///
-/// Items are stored in document order (preorder: a group, then its
+/// An ``Outline`` keeps its items in compact arrays and makes this value on
+/// demand (``Outline/items``). Items are in document order (preorder: a group, then its
 /// subgroups recursively, then its rows), which is also the order of the
 /// visible list. Positions in that order are called *item positions*; they
 /// differ from visible indexes as soon as a group is collapsed.
@@ -50,7 +51,8 @@ public struct OutlineItem: Sendable, Equatable {
   /// Where the item is defined in the source.
   public var source: SourceRange
 
-  /// Whether this is a group. In loops over many items, compare `items[p].kind`
-  /// instead: reading a stored field does not copy the item (and retain its strings).
+  /// Whether this is a group. In loops over many items, use
+  /// ``Outline/isGroup(at:)`` instead: an ``Outline`` makes each item value
+  /// (and its strings) on demand, while a field read allocates nothing.
   public var isGroup: Bool { kind == .group }
 }

@@ -61,11 +61,11 @@ struct FoldedTexts: Sendable {
 
   init(_ outline: Outline) {
     starts.reserveCapacity(outline.count + 1)
-    for item in outline.items {
-      if !item.isGroup {
-        bytes.append(contentsOf: CaseFolding.fold(item.title).utf8)
+    for p in 0..<outline.count {
+      if !outline.isGroup(at: p) {
+        bytes.append(contentsOf: CaseFolding.fold(outline.title(at: p)).utf8)
         bytes.append(0)
-        if let d = item.detail { bytes.append(contentsOf: CaseFolding.fold(d).utf8) }
+        if let d = outline.detail(at: p) { bytes.append(contentsOf: CaseFolding.fold(d).utf8) }
         bytes.append(0)
       }
       starts.append(Int32(bytes.count))
@@ -122,8 +122,10 @@ extension OutlineState {
     var result = ExpansionResult()
     let newVisible = visibilityFlags()
     result.changes = Self.changes(from: oldVisible, to: newVisible)
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     for p in outline.groupPositions where oldExpanded[p] != expanded[p] {
-      result.updatedGroups.append(outline.items[p].id)
+      result.updatedGroups.append(outline.id(at: p))
     }
     if let scrollTop {
       var s = max(0, scrollTop)
@@ -163,8 +165,8 @@ extension OutlineState {
       guard visible[m] else { continue }
       result.append(
         FilterMatch(
-          position: m, index: index, titleRanges: filter.match.ranges(in: outline.items[m].title),
-          detailRanges: outline.items[m].detail.map { filter.match.ranges(in: $0) } ?? []))
+          position: m, index: index, titleRanges: filter.match.ranges(in: outline.title(at: m)),
+          detailRanges: outline.detail(at: m).map { filter.match.ranges(in: $0) } ?? []))
     }
     return result
   }

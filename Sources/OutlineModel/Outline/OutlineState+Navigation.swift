@@ -41,9 +41,9 @@ extension OutlineState {
   {
     guard position >= 0, position < outline.count, total > 0 else { throw .notAGroup }
     var p: Int? = position
-    while let q = p, !isVisible(q) { p = outline.items[q].parent }
+    while let q = p, !isVisible(q) { p = outline.parent(at: q) }
     guard let start = p, let from = visibleItem(at: start) else { throw .notAGroup }
-    let item = outline.items[from.position]
+    let isGroup = outline.isGroup(at: from.position)
     var target = from
     var expansion: ExpansionResult? = nil
     switch key {
@@ -52,17 +52,17 @@ extension OutlineState {
     case .up:
       target = visibleItem(atIndex: from.index - 1) ?? from
     case .right:
-      if item.isGroup && !expanded[from.position] {
+      if isGroup && !expanded[from.position] {
         expansion = try toggle(from.position, expanded: true)
-      } else if item.isGroup, let next = visibleItem(atIndex: from.index + 1),
-        outline.items[next.position].parent == from.position
+      } else if isGroup, let next = visibleItem(atIndex: from.index + 1),
+        outline.parent(at: next.position) == from.position
       {
         target = next
       }
     case .left:
-      if item.isGroup && expanded[from.position] {
+      if isGroup && expanded[from.position] {
         expansion = try toggle(from.position, expanded: false)
-      } else if let parent = item.parent, let v = visibleItem(at: parent) {
+      } else if let parent = outline.parent(at: from.position), let v = visibleItem(at: parent) {
         target = v
       }
     case .home:
@@ -81,7 +81,8 @@ extension OutlineState {
     case .expandSiblings:
       guard policy == .multiple else { throw .expandAllUnderSinglePolicy }
       var r = ExpansionResult()
-      for g in outline.subgroups(of: item.parent) where !expanded[g] && filter?.shown[g] != false {
+      for g in outline.subgroups(of: outline.parent(at: from.position)) where !expanded[g] && filter?.shown[g] != false
+      {
         setExpanded(g, true, into: &r)
       }
       if !r.changes.isEmpty { version += 1 }
@@ -104,7 +105,7 @@ extension OutlineState {
     for k in 0..<total {
       let i = (first + k) % total
       guard let v = visibleItem(atIndex: i) else { continue }
-      if CaseFolding.fold(outline.items[v.position].title).hasPrefix(prefix) { return v }
+      if CaseFolding.fold(outline.title(at: v.position)).hasPrefix(prefix) { return v }
     }
     return nil
   }
@@ -114,7 +115,7 @@ extension OutlineState {
   /// The ids of the groups the user has open (also while filtered), in document order.
   public var expandedIDs: [String] {
     let user = filter?.userExpanded ?? expanded
-    return outline.items.indices.filter { outline.items[$0].isGroup && user[$0] }.map { outline.items[$0].id }
+    return outline.groupPositions.filter { user[$0] }.map { outline.id(at: $0) }
   }
 
   /// Replaces the user's expansion (PROTOCOL §6 `setViewState`): the listed
@@ -126,7 +127,10 @@ extension OutlineState {
     -> ExpansionResult
   {
     let open = Set(ids)
-    var user = outline.items.map { $0.isGroup && open.contains($0.id) }
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
+    var user = [Bool](repeating: false, count: outline.count)
+    for p in outline.groupPositions where open.contains(outline.id(at: p)) { user[p] = true }
     if policy == .single {
       var seen = Set<Int>()
       for p in outline.groupPositions where user[p] {
@@ -139,7 +143,7 @@ extension OutlineState {
     } else {
       let oldVisible = visibilityFlags()
       for p in outline.groupPositions where expanded[p] != user[p] {
-        result.updatedGroups.append(outline.items[p].id)
+        result.updatedGroups.append(outline.id(at: p))
       }
       expanded = user
       rebuildOpenChildren()

@@ -56,7 +56,7 @@ public struct OutlineState: Sendable {
     self.hostLayout = layout
     self.widths = widths
     self.layout = Layout().applying(outline.layout).applying(layout)
-    expanded = (0..<outline.count).map { outline.items[$0].expandedInFile ?? false }
+    expanded = (0..<outline.count).map { outline.expandedInFile(at: $0) ?? false }
     heights = []
     index = VisibilityIndex(covers: [], heights: [])
     warnings = normalizeSingle()
@@ -78,7 +78,9 @@ public struct OutlineState: Sendable {
   public var contentHeight: Double { index.visibleHeight }
 
   /// The item at `position`.
-  public func item(_ position: Int) -> OutlineItem { outline.items[position] }
+  /// - Complexity: O(length of its texts): the item is made from the compact storage;
+  ///   read single fields through ``outline`` where that is enough.
+  public func item(_ position: Int) -> OutlineItem { outline.item(at: position) }
 
   /// Whether the group at `position` is expanded (the user's state, even when hidden).
   public func isExpanded(_ position: Int) -> Bool { expanded[position] }
@@ -148,10 +150,9 @@ public struct OutlineState: Sendable {
   /// first child, after anything else the item that follows its subtree.
   func nextVisible(after v: VisibleItem) -> VisibleItem? {
     if filter != nil { return visibleItem(atIndex: v.index + 1) }
-    // Reads two fields in place: copying the item would retain its strings.
     let p =
-      outline.items[v.position].kind == .group && !expanded[v.position]
-      ? outline.items[v.position].end : v.position + 1
+      outline.isGroup(at: v.position) && !expanded[v.position]
+      ? outline.end(at: v.position) : v.position + 1
     guard p < outline.count else { return nil }
     return VisibleItem(
       position: p, index: v.index + 1, top: v.top + v.height, height: heights[p], expanded: expanded[p])
@@ -187,18 +188,18 @@ public struct OutlineState: Sendable {
   public mutating func toggle(
     _ position: Int, expanded target: Bool? = nil, scrollTop: Double? = nil, viewportHeight: Double? = nil
   ) throws(OutlineError) -> ExpansionResult {
-    guard position >= 0, position < outline.count, outline.items[position].kind == .group else { throw .notAGroup }
+    guard position >= 0, position < outline.count, outline.isGroup(at: position) else { throw .notAGroup }
     let open = target ?? !expanded[position]
     var result = ExpansionResult()
     let before = visibleItem(at: position)
     if open != expanded[position] {
       if open, policy == .single {
         if filter == nil {
-          if let sibling = openChild[outline.items[position].parent ?? -1] {
+          if let sibling = openChild[outline.parent(at: position) ?? -1] {
             setExpanded(sibling, false, into: &result)
           }
         } else {
-          for sibling in outline.subgroups(of: outline.items[position].parent)
+          for sibling in outline.subgroups(of: outline.parent(at: position))
           where expanded[sibling] && filter?.shown[sibling] != false {
             setExpanded(sibling, false, into: &result)
           }
@@ -229,7 +230,7 @@ public struct OutlineState: Sendable {
   /// Sets one group's flag and updates the index, recording the change.
   /// - Complexity: O(log n).
   mutating func setExpanded(_ g: Int, _ open: Bool, into result: inout ExpansionResult) {
-    let inner = (g + 1)..<outline.items[g].end
+    let inner = (g + 1)..<outline.end(at: g)
     // The group's own place does not move when its subtree's covers change.
     let at = visibleItem(at: g)
     if !open, let at {
@@ -243,10 +244,10 @@ public struct OutlineState: Sendable {
       if n > 0 { result.changes.append(OutlineChange(.insert, start: at.index + 1, count: n)) }
     }
     if policy == .single && filter == nil {
-      let parent = outline.items[g].parent ?? -1
+      let parent = outline.parent(at: g) ?? -1
       if open { openChild[parent] = g } else if openChild[parent] == g { openChild[parent] = nil }
     }
-    result.updatedGroups.append(outline.items[g].id)
+    result.updatedGroups.append(outline.id(at: g))
   }
 
   /// Opens every group whose depth is below `depth` (all when `nil`), leaving the others as they are.
@@ -256,8 +257,8 @@ public struct OutlineState: Sendable {
     throws(OutlineError) -> ExpansionResult
   {
     guard policy == .multiple else { throw .expandAllUnderSinglePolicy }
-    return setAll(scrollTop: scrollTop, viewportHeight: viewportHeight) { item in
-      depth.map { item.depth < $0 } ?? true ? true : nil
+    return setAll(scrollTop: scrollTop, viewportHeight: viewportHeight) { [outline] p in
+      depth.map { outline.depth(at: p) < $0 } ?? true ? true : nil
     }
   }
 
@@ -267,9 +268,9 @@ public struct OutlineState: Sendable {
     setAll(scrollTop: scrollTop, viewportHeight: viewportHeight) { _ in false }
   }
 
-  /// Replaces the whole expansion: `decide` gives each group's new state (`nil` keeps it).
+  /// Replaces the whole expansion: `decide` gives each group's new state (`nil` keeps it), by position.
   private mutating func setAll(
-    scrollTop: Double?, viewportHeight: Double?, _ decide: (OutlineItem) -> Bool?
+    scrollTop: Double?, viewportHeight: Double?, _ decide: (Int) -> Bool?
   ) -> ExpansionResult {
     let oldVisible = visibilityFlags()
     // The item at the top of the viewport stays where it was on screen; when
@@ -277,10 +278,12 @@ public struct OutlineState: Sendable {
     let anchor = scrollTop.flatMap { visibleItem(atOffset: $0) }
     var result = ExpansionResult()
     var headerTurned = false
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     for p in outline.groupPositions {
-      if let open = decide(outline.items[p]), open != expanded[p] {
+      if let open = decide(p), open != expanded[p] {
         expanded[p] = open
-        result.updatedGroups.append(outline.items[p].id)
+        result.updatedGroups.append(outline.id(at: p))
         headerTurned = headerTurned || oldVisible[p]
       }
     }
@@ -293,7 +296,7 @@ public struct OutlineState: Sendable {
       var s = scrollTop
       if let anchor {
         var p: Int? = anchor.position
-        while let q = p, !index.isVisible(q) { p = outline.items[q].parent }
+        while let q = p, !index.isVisible(q) { p = outline.parent(at: q) }
         if let q = p, let after = visibleItem(at: q) { s = max(0, scrollTop + after.top - anchor.top) }
       }
       if let viewportHeight { s = max(0, min(s, contentHeight - viewportHeight)) }
@@ -382,9 +385,9 @@ public struct OutlineState: Sendable {
   private static func computeHeights(_ outline: Outline, _ rowHeights: RowHeights) -> [Double] {
     let layout = rowHeights.layout
     if case .fixed(let header) = layout.headerHeight, case .fixed(let row) = layout.rowHeight {
-      return (0..<outline.count).map { outline.items[$0].kind == .group ? header : row }
+      return (0..<outline.count).map { outline.isGroup(at: $0) ? header : row }
     }
-    return outline.items.withUnsafeBufferPointer { items in items.map { rowHeights.height(of: $0) } }
+    return (0..<outline.count).map { rowHeights.height(at: $0, in: outline) }
   }
 
   // MARK: Saved expansion
@@ -394,7 +397,7 @@ public struct OutlineState: Sendable {
   public var expansionByID: [String: Bool] {
     let user = filter?.userExpanded ?? expanded
     var result: [String: Bool] = [:]
-    for p in outline.groupPositions { result[outline.items[p].id] = user[p] }
+    for p in outline.groupPositions { result[outline.id(at: p)] = user[p] }
     return result
   }
 
@@ -406,8 +409,10 @@ public struct OutlineState: Sendable {
   public mutating func restoreExpansion(_ byID: [String: Bool], after previousVersion: Int) {
     let query = filter?.query
     if query != nil { clearFilter() }
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
     for p in outline.groupPositions {
-      if let open = byID[outline.items[p].id] { expanded[p] = open }
+      if let open = byID[outline.id(at: p)] { expanded[p] = open }
     }
     normalizeSingleSilently()
     if let query { applyFilter(query) } else { rebuildIndex() }
@@ -426,14 +431,14 @@ public struct OutlineState: Sendable {
     let old = self
     let wasExpanded = expansionByID
     let query = filter?.query
-    let focusID = focus.map { outline.items[$0].id }
+    let focusID = focus.map { outline.id(at: $0) }
     filter = nil
     foldedTexts = nil
     outline = newOutline
     layout = Layout().applying(outline.layout).applying(hostLayout)
-    expanded = outline.items.map { item in
-      guard item.isGroup else { return false }
-      return wasExpanded[item.id] ?? item.expandedInFile ?? false
+    expanded = [Bool](repeating: false, count: outline.count)
+    for p in newOutline.groupPositions {
+      expanded[p] = wasExpanded[newOutline.id(at: p)] ?? newOutline.expandedInFile(at: p) ?? false
     }
     warnings = fileWarnings()
     normalizeSingleSilently()
@@ -454,9 +459,7 @@ public struct OutlineState: Sendable {
     let y = b.visibleItems(start: 0, count: b.total)
     func same(_ u: VisibleItem, _ v: VisibleItem) -> Bool {
       u.height == v.height && u.expanded == v.expanded
-        && a.outline.items[u.position]
-          == b.outline.items[v.position]
-          .relocated(like: a.outline.items[u.position])
+        && Outline.sameItem(a.outline, u.position, b.outline, v.position, positional: false)
     }
     var prefix = 0
     while prefix < x.count, prefix < y.count, same(x[prefix], y[prefix]) { prefix += 1 }
@@ -488,13 +491,14 @@ public struct OutlineState: Sendable {
     guard policy == .single else { return [] }
     var seen = Set<Int>()
     var warnings: [Diagnostic] = []
-    for item in outline.items where item.isGroup && item.expandedInFile == true {
-      let parent = item.parent ?? -1
+    for p in outline.groupPositions where outline.expandedInFile(at: p) == true {
+      let parent = Int(outline.parentPositions[p])
       if seen.contains(parent) {
         warnings.append(
           Diagnostic(
-            range: item.source, severity: .warning, code: "single-policy",
-            message: "group \"\(item.id)\" is expanded, but a sibling is already open under expansion: single"))
+            range: outline.source(at: p), severity: .warning, code: "single-policy",
+            message: "group \"\(outline.id(at: p))\" is expanded, but a sibling is already open under expansion: single"
+          ))
       } else {
         seen.insert(parent)
       }
@@ -542,17 +546,5 @@ public struct OutlineState: Sendable {
   /// Bytes held by the visible-list index and the per-item state arrays.
   public var indexMemoryFootprint: Int {
     index.memoryFootprint + expanded.capacity + heights.capacity * 8
-  }
-}
-
-extension OutlineItem {
-  /// This item with the positional fields of `other`, so two items from
-  /// different versions of a file compare by what a host shows.
-  fileprivate func relocated(like other: OutlineItem) -> OutlineItem {
-    var c = self
-    c.parent = other.parent
-    c.end = other.end
-    c.source = other.source
-    return c
   }
 }

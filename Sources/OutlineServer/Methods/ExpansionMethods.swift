@@ -12,7 +12,7 @@ extension OutlineServer {
       guard let position = state.outline.position(of: id) else {
         throw ResponseError(code: .unknownSection, message: "no group has id \"\(id)\"")
       }
-      guard state.item(position).isGroup else {
+      guard state.outline.isGroup(at: position) else {
         throw ResponseError(code: .unknownSection, message: "\"\(id)\" is a row, not a group")
       }
       return position
@@ -20,7 +20,7 @@ extension OutlineServer {
       guard i >= 0, i < state.total, let v = state.visibleItem(atIndex: Int(i)) else {
         throw ResponseError(code: .unknownSection, message: "no visible item has index \(i) (total \(state.total))")
       }
-      guard state.item(v.position).isGroup else {
+      guard state.outline.isGroup(at: v.position) else {
         throw ResponseError(code: .unknownSection, message: "visible item \(i) is a row, not a group")
       }
       return v.position
@@ -60,7 +60,7 @@ extension OutlineServer {
       throw ResponseError(code: .unknownSection, message: "item \(position) is not a group")
     }
     return expansionResult(
-      r, doc.state, id: .string(doc.state.item(position).id), expanded: doc.state.isExpanded(position))
+      r, doc.state, id: .string(doc.state.outline.id(at: position)), expanded: doc.state.isExpanded(position))
   }
 
   func expandAll(_ p: Params) throws(ResponseError) -> JSONValue {

@@ -27,11 +27,15 @@ extension OutlineServer {
     guard case .object(var o) = result else { return result }
     o["matches"] = .array(
       matches.map { m in
-        let item = doc.state.item(m.position)
+        let outline = doc.state.outline
+        let title = outline.title(at: m.position)
+        let detail = m.detailRanges.isEmpty ? "" : outline.detail(at: m.position) ?? ""
         let ranges =
-          m.titleRanges.map { rangeJSON($0, in: item.title, field: "title") }
-          + m.detailRanges.map { rangeJSON($0, in: item.detail ?? "", field: "detail") }
-        return .object(["index": .number(m.index), "id": .string(item.id), "ranges": .array(ranges)])
+          m.titleRanges.map { rangeJSON($0, in: title, field: "title") }
+          + m.detailRanges.map { rangeJSON($0, in: detail, field: "detail") }
+        return .object([
+          "index": .number(m.index), "id": .string(outline.id(at: m.position)), "ranges": .array(ranges),
+        ])
       })
     result = .object(o)
     return result
@@ -77,11 +81,11 @@ extension OutlineServer {
     } catch {
       throw ResponseError(code: .unknownSection, message: "\"\(from)\" cannot be navigated from: the list is empty")
     }
-    var o: [String: JSONValue] = ["focus": .string(doc.state.item(r.focus).id), "index": .number(r.index)]
+    var o: [String: JSONValue] = ["focus": .string(doc.state.outline.id(at: r.focus)), "index": .number(r.index)]
     if let expansion = r.expansion {
       let toggled: Int? = key == .expandSiblings ? nil : position
       let fields = expansionResult(
-        expansion, doc.state, id: toggled.map { .string(doc.state.item($0).id) },
+        expansion, doc.state, id: toggled.map { .string(doc.state.outline.id(at: $0)) },
         expanded: toggled.map { doc.state.isExpanded($0) })
       if case .object(let f) = fields { o.merge(f) { a, _ in a } }
     }
@@ -91,7 +95,7 @@ extension OutlineServer {
   func getViewState(_ p: Params) throws(ResponseError) -> JSONValue {
     let doc = try document(p)
     var o: [String: JSONValue] = ["expanded": .array(doc.state.expandedIDs.map(JSONValue.string))]
-    if let f = doc.state.focus { o["focus"] = .string(doc.state.item(f).id) }
+    if let f = doc.state.focus { o["focus"] = .string(doc.state.outline.id(at: f)) }
     if let s = doc.state.scrollTop { o["scrollTop"] = .number(s) }
     return .object(o)
   }

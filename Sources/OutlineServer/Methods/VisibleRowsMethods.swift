@@ -8,30 +8,33 @@ extension OutlineServer {
 
   /// A Row of PROTOCOL §4; optional fields are omitted when absent.
   func rowJSON(_ v: VisibleItem, _ state: OutlineState) -> JSONValue {
-    let item = state.item(v.position)
+    // Field reads: a whole item would also make the texts this row does not have.
+    let outline = state.outline
+    let p = v.position
+    let isGroup = outline.isGroup(at: p)
     var o: [String: JSONValue] = [
       "index": .number(v.index),
-      "id": .string(item.id),
-      "kind": .string(item.kind.rawValue),
-      "depth": .number(item.depth),
-      "parent": item.parent.map { .string(state.item($0).id) } ?? .null,
-      "title": .string(item.title),
+      "id": .string(outline.id(at: p)),
+      "kind": .string(outline.kind(at: p).rawValue),
+      "depth": .number(outline.depth(at: p)),
+      "parent": outline.parent(at: p).map { .string(outline.id(at: $0)) } ?? .null,
+      "title": .string(outline.title(at: p)),
       "top": .number(v.top),
       "height": .number(v.height),
       "isLastChild": .bool(state.isLastChild(v.position)),
     ]
-    if let d = item.detail { o["detail"] = .string(d) }
-    if let i = item.icon { o["icon"] = .string(i) }
-    if let b = item.badge { o["badge"] = .string(b) }
-    if let d = item.data { o["data"] = JSONValue(d) }
-    if item.isGroup {
+    if isGroup {
+      if let b = outline.badge(at: p) { o["badge"] = .string(b) }
       o["expanded"] = .bool(v.expanded)
-      o["childCount"] = .number(item.childCount)
-      o["rowCount"] = .number(item.rowCount)
-      o["activeCount"] = .number(item.activeCount)
+      o["childCount"] = .number(outline.childCount(at: p))
+      o["rowCount"] = .number(outline.rowCount(at: p))
+      o["activeCount"] = .number(outline.activeCount(at: p))
     } else {
-      o["active"] = .bool(item.active)
-      o["emphasis"] = .bool(item.emphasis)
+      if let d = outline.detail(at: p) { o["detail"] = .string(d) }
+      if let i = outline.icon(at: p) { o["icon"] = .string(i) }
+      if let d = outline.data(at: p) { o["data"] = JSONValue(d) }
+      o["active"] = .bool(outline.active(at: p))
+      o["emphasis"] = .bool(outline.emphasis(at: p))
     }
     return .object(o)
   }
@@ -66,7 +69,7 @@ extension OutlineServer {
     guard let v = doc.state.visibleItem(atOffset: y) else { return .null }
     return .object([
       "index": .number(v.index),
-      "id": .string(doc.state.item(v.position).id),
+      "id": .string(doc.state.outline.id(at: v.position)),
       "top": .number(v.top),
       "height": .number(v.height),
     ])

@@ -42,30 +42,34 @@ public struct OutlineRenderer {
     let layout = state.layout
     let heights = RowHeights(layout: layout, widths: state.widths)
     let top = Int(layout.padding.top.rounded(.down))
+    let outline = state.outline
     for v in state.visibleItems(start: 0, count: state.total) {
-      let item = state.item(v.position)
-      let indent = String(repeating: " ", count: Int(layout.indent * Double(item.depth)))
+      // Field reads: the renderer needs neither the id nor `data`.
+      let p = v.position
+      let isGroup = outline.isGroup(at: p)
+      let depth = outline.depth(at: p)
+      let indent = String(repeating: " ", count: Int(layout.indent * Double(depth)))
       let pad = String(repeating: " ", count: max(0, Int(layout.padding.left) - 2))
-      let width = heights.wrapWidth(depth: item.depth)
+      let width = heights.wrapWidth(depth: depth)
       var text: [String] = []
       func wrapped(_ s: String?, atLeastOne: Bool) -> [String] {
         guard let s, !s.isEmpty else { return atLeastOne ? [""] : [] }
         let lines = heights.measurer.lines(s, width: width).map { expandTabs($0, heights.measurer) }
         return layout.maxLines.map { Array(lines.prefix($0)) } ?? lines
       }
-      if item.isGroup {
-        var header = item.title
-        if let badge = item.badge { header += " " + badge }
-        header += "  \(item.activeCount)/\(item.rowCount)"
+      if isGroup {
+        var header = outline.title(at: p)
+        if let badge = outline.badge(at: p) { header += " " + badge }
+        header += "  \(outline.activeCount(at: p))/\(outline.rowCount(at: p))"
         text = layout.headerHeight == .auto ? wrapped(header, atLeastOne: true) : [header]
       } else {
-        text = wrapped(item.title, atLeastOne: true) + wrapped(item.detail, atLeastOne: false)
+        text = wrapped(outline.title(at: p), atLeastOne: true) + wrapped(outline.detail(at: p), atLeastOne: false)
       }
       // Exactly `height` lines: padding on top, the text, blank lines below; cut when fixed and short.
       var lines = Array(repeating: "", count: top) + text
       let count = max(0, Int(v.height.rounded()))
       lines = Array(lines.prefix(count)) + Array(repeating: "", count: max(0, count - lines.count))
-      let marker = item.isGroup ? (v.expanded ? "▾ " : "▸ ") : (item.active ? "● " : "○ ")
+      let marker = isGroup ? (v.expanded ? "▾ " : "▸ ") : (outline.active(at: p) ? "● " : "○ ")
       for (i, line) in lines.enumerated() {
         let lead = i == min(top, lines.count - 1) ? marker : "  "
         let drawn = indent + lead + pad + line

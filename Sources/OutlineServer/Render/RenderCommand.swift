@@ -60,7 +60,7 @@ public enum RenderCommand {
         _ = try? state.expandAll()
       } else {
         for id in expand {
-          guard let p = state.outline.position(of: id), state.item(p).isGroup else {
+          guard let p = state.outline.position(of: id), state.outline.isGroup(at: p) else {
             return Output(stdout: "", stderr: stderr + "outline-server: no group has id \"\(id)\"\n", status: 64)
           }
           _ = try? state.toggle(p, expanded: true)
