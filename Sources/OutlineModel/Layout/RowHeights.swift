@@ -44,11 +44,13 @@ public struct RowHeights: Sendable {
     case .auto:
       let depth = outline.depth(at: position)
       // Counted on the outline's UTF-8 bytes: no String is made for ASCII text.
-      var lines = outline.withTitleUTF8(at: position) { lines(utf8: $0, depth: depth, atLeastOne: true) }
+      var n = outline.withTitleUTF8(at: position) { self.lines(utf8: $0, depth: depth, atLeastOne: true) }
       if !isGroup {
-        lines += outline.withDetailUTF8(at: position) { $0.map { lines(utf8: $0, depth: depth, atLeastOne: false) } ?? 0 }
+        n += outline.withDetailUTF8(at: position) { d in
+          d.map { self.lines(utf8: $0, depth: depth, atLeastOne: false) } ?? 0
+        }
       }
-      return layout.padding.top + layout.padding.bottom + layout.lineHeight * Double(lines)
+      return layout.padding.top + layout.padding.bottom + layout.lineHeight * Double(n)
     }
   }
 
