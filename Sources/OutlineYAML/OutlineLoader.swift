@@ -81,7 +81,7 @@ public struct OutlineLoader {
   /// ``OutlineSink``); when a diagnostic is an error its content is
   /// incomplete and must be dropped. A file whose JSON-style surrogate-pair
   /// escapes libyaml refuses is read a second time, rewritten (then whole
-  /// in memory): `sink` is first set back to its value at the call.
+  /// in memory): `sink` is first replaced by an empty one, `S()`.
   ///
   /// - Parameters:
   ///   - input: the bytes, or an open regular file (UTF-8, with or without
@@ -104,7 +104,6 @@ public struct OutlineLoader {
     _ input: LoaderInput, into sink: inout S, options: Options = .init(), shouldCancel: (() -> Bool)? = nil,
     progress: ((Double) -> Void)? = nil
   ) throws -> [Diagnostic] {
-    let original = sink
     let outcome: (Result<[Diagnostic], BuildStop>, structural: [Diagnostic])
     let whole: () -> [UInt8]
     switch input {
@@ -130,7 +129,7 @@ public struct OutlineLoader {
     case .failure(.fatal(let d)):
       if d.message.contains("invalid Unicode character escape"), let rewritten = joiningSurrogatePairs(whole()) {
         // libyaml refuses `\uD83C\uDF34`, JSON's way to write a scalar past U+FFFF.
-        sink = original
+        sink = S()
         return try read(
           .bytes(rewritten), into: &sink, options: options, shouldCancel: shouldCancel, progress: progress)
       }

@@ -15,12 +15,10 @@ guard let data = FileManager.default.contents(atPath: path) else {
   FileHandle.standardError.write(Data("layout-bench: cannot read \(path) (run scripts/make-examples)\n".utf8))
   exit(1)
 }
-let result = try OutlineLoader.load([UInt8](data))
-guard let document = result.document else {
+guard let outline = try OutlineLoader.loadOutline(.bytes([UInt8](data))).outline else {
   FileHandle.standardError.write(Data("layout-bench: \(path) has errors\n".utf8))
   exit(1)
 }
-let outline = Outline(document: document)
 let bytes = (0..<outline.count).reduce(0) {
   $0 + outline.title(at: $1).utf8.count + (outline.detail(at: $1)?.utf8.count ?? 0)
 }

@@ -22,12 +22,12 @@ enum FilterBench {
       _ = shell([paths.root + "/scripts/make-examples", "--out", file] + (options.quick ? ["--limit", "2000"] : []))
     }
     guard let data = FileManager.default.contents(atPath: file),
-      let document = try? OutlineLoader.load([UInt8](data)).document
+      let outline = try? OutlineLoader.loadOutline(.bytes([UInt8](data))).outline
     else {
       t.notes.append("No Debian package outline: run scripts/make-examples.")
       return t
     }
-    var state = OutlineState(outline: Outline(document: document))
+    var state = OutlineState(outline: outline)
     let rounds = options.quick ? 1 : 5
     // The first filter folds every title and detail once: report it apart.
     let firstStart = nowNanos()

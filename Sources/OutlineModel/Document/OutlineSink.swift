@@ -11,6 +11,9 @@
 /// The loader validates; a sink only stores. When the loader finds an error
 /// the sink's content is incomplete and must be dropped.
 public protocol OutlineSink {
+  /// An empty sink. A read that has to start over (a loader rereading a
+  /// rewritten text) starts again from one.
+  init()
   /// The outline's `title:`.
   mutating func setTitle(_ title: String)
   /// The file's `expansion:`.

@@ -5,28 +5,73 @@ import OutlineYAML
 
 /// `openOutline`, `changeOutline`, `closeOutline` (PROTOCOL §3).
 extension OutlineServer {
-  /// Parses `bytes` into an outline (`nil` when the text has errors), with
-  /// its diagnostics in the negotiated position encoding.
-  /// - Throws: `-32800` when cancelled.
-  func load(_ bytes: [UInt8], cancellation: CancellationToken, progress: ((Double) -> Void)? = nil)
-    throws(ResponseError) -> (outline: Outline?, diagnostics: [JSONValue], errorCount: Int, firstError: String?)
+  /// Where an outline's text is read from.
+  enum OutlineSource {
+    /// Text sent by the client (`text`), as UTF-8.
+    case text([UInt8])
+    /// A regular file, read in chunks: never whole in memory unless a
+    /// diagnostic has to be placed.
+    case file(path: String)
+  }
+
+  /// What ``load(_:cancellation:progress:)`` found.
+  struct Loaded {
+    /// The outline, or `nil` when the text has errors.
+    var outline: Outline?
+    /// The loader's diagnostics, errors and warnings.
+    var diagnostics: [Diagnostic]
+    /// The text the diagnostics point into, read only when one has to be placed.
+    var text: () -> SourceText
+  }
+
+  /// Parses `source` straight into an outline (no intermediate document).
+  /// - Throws: `-32800` when cancelled; `-32013` when a file cannot be read.
+  func load(_ source: OutlineSource, cancellation: CancellationToken, progress: ((Double) -> Void)? = nil)
+    throws(ResponseError) -> Loaded
   {
     var options = OutlineLoader.Options()
     options.maxNodes = self.options.maxNodes
-    let result: LoadResult
+    let loaded: (outline: Outline?, diagnostics: [Diagnostic])
+    let text: () -> SourceText
     do {
-      result = try OutlineLoader.load(
-        bytes, options: options, shouldCancel: { cancellation.isCancelled }, progress: progress)
+      switch source {
+      case .text(let bytes):
+        loaded = try OutlineLoader.loadOutline(
+          .bytes(bytes), options: options, shouldCancel: { cancellation.isCancelled }, progress: progress)
+        text = { SourceText(bytes) }
+      case .file(let path):
+        let file = try Self.openRegularFile(path)
+        defer { close(file.descriptor) }
+        loaded = try OutlineLoader.loadOutline(
+          .file(descriptor: file.descriptor, size: file.size), options: options,
+          shouldCancel: { cancellation.isCancelled }, progress: progress)
+        // Read again only to place a diagnostic (the file was streamed).
+        text = { SourceText((try? Self.readRegularFile(path)) ?? []) }
+      }
+    } catch let error as ResponseError {
+      throw error
     } catch is CancellationError {
       throw .cancelled
+    } catch let error as OutlineLoader.ReadError {
+      throw ResponseError(code: .fileError, message: "cannot read the file: \(String(cString: strerror(error.code)))")
     } catch {
       throw ResponseError(code: .internalError, message: "loading failed: \(error)")
     }
-    let text = SourceText(bytes)
-    let diagnostics = result.diagnostics.map { $0.jsonValue(text, positionEncoding) }
-    let errors = result.diagnostics.filter { $0.severity == .error }
+    return Loaded(outline: loaded.outline, diagnostics: loaded.diagnostics, text: text)
+  }
+
+  /// `diagnostics` in the negotiated position encoding; `text` is read only if there is one.
+  func jsonDiagnostics(_ diagnostics: [Diagnostic], _ text: () -> SourceText) -> [JSONValue] {
+    guard !diagnostics.isEmpty else { return [] }
+    let source = text()
+    return diagnostics.map { $0.jsonValue(source, positionEncoding) }
+  }
+
+  /// The `-32011` error of a text with errors: their count, the first, and every diagnostic.
+  func invalidOutline(_ loaded: Loaded) -> ResponseError {
+    let errors = loaded.diagnostics.filter { $0.severity == .error }
     let first = errors.first.map { "\($0.range.start.line + 1):\($0.range.start.column + 1): \($0.message)" }
-    return (result.document.map { Outline(document: $0) }, diagnostics, errors.count, first)
+    return invalidOutline(jsonDiagnostics(loaded.diagnostics, loaded.text), errors.count, first)
   }
 
   func invalidOutline(_ diagnostics: [JSONValue], _ errorCount: Int, _ first: String?) -> ResponseError {
@@ -37,13 +82,13 @@ extension OutlineServer {
       data: .object(["diagnostics": .array(diagnostics)]))
   }
 
-  /// The bytes of `uri`: `text` when given, else the file a `file:` uri names.
-  func readSource(uri: String, text: String?) throws(ResponseError) -> [UInt8] {
-    if let text { return Array(text.utf8) }
+  /// Where `uri`'s text comes from: `text` when given, else the file a `file:` uri names.
+  func source(uri: String, text: String?) throws(ResponseError) -> OutlineSource {
+    if let text { return .text(Array(text.utf8)) }
     guard let url = URL(string: uri), url.isFileURL else {
       throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
     }
-    return try Self.readRegularFile(url.path)
+    return .file(path: url.path)
   }
 
   /// The bytes of the regular file at `path` (see ``openRegularFile(_:)``).
@@ -113,19 +158,19 @@ extension OutlineServer {
     if let token, token.stringValue == nil && token.intValue == nil {
       throw p.fail("workDoneToken", "must be a string or an integer")
     }
-    let bytes = try readSource(uri: uri, text: text)
+    let source = try source(uri: uri, text: text)
     let progress = token.map { WorkDoneProgress(token: $0, title: "Opening \(uri)", send: sendNotification) }
     progress?.begin()
-    let loaded: (outline: Outline?, diagnostics: [JSONValue], errorCount: Int, firstError: String?)
+    let loaded: Loaded
     do {
-      loaded = try load(bytes, cancellation: cancellation, progress: progress.map { p in { p.report($0) } })
+      loaded = try load(source, cancellation: cancellation, progress: progress.map { p in { p.report($0) } })
     } catch {
       progress?.end()
       throw error
     }
     progress?.end()
     guard let outline = loaded.outline else {
-      throw invalidOutline(loaded.diagnostics, loaded.errorCount, loaded.firstError)
+      throw invalidOutline(loaded)
     }
     var state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
     let path = ViewStateStore.realPath(ofURI: uri)
@@ -144,48 +189,48 @@ extension OutlineServer {
     try cancellation.check()
     documents[uri] = OpenDocument(uri: uri, state: state, path: path)
     log.info(
-      "opened \(uri): \(outline.groupCount) groups, \(outline.rowCount) rows, \(bytes.count) bytes"
+      "opened \(uri): \(outline.groupCount) groups, \(outline.rowCount) rows, \(outline.textBytes) bytes of text"
         + (watch ? ", watched" : ""))
     if watch, let path {
       watcher.watch(uri, path: path)
     } else {
       watcher.unwatch(uri)
     }
-    let warnings = state.warnings.map { $0.jsonValue(SourceText(bytes), positionEncoding) }
     return .object([
       "version": .number(state.version),
       "total": .number(state.total),
       "groupCount": .number(outline.groupCount),
       "rowCount": .number(outline.rowCount),
-      "diagnostics": .array(loaded.diagnostics + warnings),
+      "diagnostics": .array(jsonDiagnostics(loaded.diagnostics + state.warnings, loaded.text)),
     ])
   }
 
   func changeOutline(_ p: Params, _ cancellation: CancellationToken) throws(ResponseError) -> JSONValue {
     let doc = try document(p)
     let text = try p.string("text")
-    return try reload(doc, bytes: Array(text.utf8), cancellation: cancellation)
+    return try reload(doc, from: .text(Array(text.utf8)), cancellation: cancellation)
   }
 
   /// Replaces `doc`'s outline with a new text, keeping the user's expansion by id;
   /// with errors, the last good outline stays (`applied: false`).
-  func reload(_ doc: OpenDocument, bytes: [UInt8], cancellation: CancellationToken) throws(ResponseError)
+  func reload(_ doc: OpenDocument, from source: OutlineSource, cancellation: CancellationToken) throws(ResponseError)
     -> JSONValue
   {
-    let loaded = try load(bytes, cancellation: cancellation)
+    let loaded = try load(source, cancellation: cancellation)
     guard let outline = loaded.outline else {
       // The last good outline stays.
       return .object([
-        "applied": .bool(false), "version": .number(doc.state.version), "diagnostics": .array(loaded.diagnostics),
+        "applied": .bool(false), "version": .number(doc.state.version),
+        "diagnostics": .array(jsonDiagnostics(loaded.diagnostics, loaded.text)),
         "changes": .array([]),
       ])
     }
     try cancellation.check()
     let changes = doc.state.replace(with: outline)
-    let warnings = doc.state.warnings.map { $0.jsonValue(SourceText(bytes), positionEncoding) }
     return .object([
       "applied": .bool(true), "version": .number(doc.state.version),
-      "diagnostics": .array(loaded.diagnostics + warnings), "changes": .array(changes.map(\.jsonValue)),
+      "diagnostics": .array(jsonDiagnostics(loaded.diagnostics + doc.state.warnings, loaded.text)),
+      "changes": .array(changes.map(\.jsonValue)),
     ])
   }
 
@@ -194,13 +239,14 @@ extension OutlineServer {
     lock.lock()
     defer { lock.unlock() }
     guard let doc = documents[uri], let path = doc.path else { return }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      log.warn("watched file \(path) cannot be read; keeping the last good outline")
+    let changed: JSONValue
+    do {
+      changed = try reload(doc, from: .file(path: path), cancellation: CancellationToken())
+    } catch {
+      log.warn("watched file \(path) cannot be read (\(error.message)); keeping the last good outline")
       return
     }
-    guard case .object(var o)? = try? reload(doc, bytes: [UInt8](data), cancellation: CancellationToken()) else {
-      return
-    }
+    guard case .object(var o) = changed else { return }
     log.info("\(path) changed on disk: version \(doc.state.version)")
     o["uri"] = .string(uri)
     o["applied"] = nil

@@ -37,18 +37,18 @@ public enum RenderCommand {
       return Output(stdout: "", stderr: "outline-server: cannot read \(file)\n", status: 1)
     }
     let bytes = [UInt8](data)
-    let result: LoadResult
+    let result: (outline: Outline?, diagnostics: [Diagnostic])
     do {
-      result = try OutlineLoader.load(bytes)
+      result = try OutlineLoader.loadOutline(.bytes(bytes))
     } catch {
       return Output(stdout: "", stderr: "outline-server: \(file): \(error)\n", status: 1)
     }
     let formatter = DiagnosticFormatter(path: file, text: SourceText(bytes))
     var stderr = result.diagnostics.map(formatter.format).joined()
-    guard let document = result.document else { return Output(stdout: "", stderr: stderr, status: 1) }
+    guard let outline = result.outline else { return Output(stdout: "", stderr: stderr, status: 1) }
     var state = OutlineState(
-      outline: Outline(document: document),
-      layout: OutlineRenderer.layout(file: document.layout, width: width.map(Double.init)), widths: widths)
+      outline: outline, layout: OutlineRenderer.layout(file: outline.layout, width: width.map(Double.init)),
+      widths: widths)
     stderr += state.warnings.map(formatter.format).joined()
     if let expand {
       if expand.isEmpty {
