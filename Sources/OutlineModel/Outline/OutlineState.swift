@@ -540,6 +540,8 @@ public struct OutlineState: Sendable {
     if let shown = filter?.shown {
       for p in above.indices where !shown[p] { above[p] += 1 }
     }
+    // Drop the old index first: a big outline would otherwise hold two at once.
+    index = VisibilityIndex(covers: [], heights: [])
     index = VisibilityIndex(covers: above, heights: heights)
   }
 
