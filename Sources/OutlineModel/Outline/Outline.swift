@@ -109,10 +109,11 @@ public struct Outline: Sendable {
     return result
   }
 
-  /// Bytes held by the item table: the per-item and per-group arrays, the
+  /// Bytes in use by the item table: the per-item and per-group arrays, the
   /// id table and the side tables, without the text arena (see ``textBytes``).
+  /// Reserved but unwritten capacity is not counted.
   public var itemTableBytes: Int { storage.table.itemTableBytes }
 
-  /// Bytes held by the text arena (the UTF-8 of every id, title, detail, icon and badge).
+  /// Bytes in use in the text arena (the UTF-8 of every id, title, detail, icon and badge).
   public var textBytes: Int { storage.table.textBytes }
 }

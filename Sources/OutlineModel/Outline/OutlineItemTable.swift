@@ -63,21 +63,23 @@ struct OutlineItemTable: Sendable {
     }
   }
 
-  /// Bytes held by the item table: the per-item and per-group arrays, the
+  /// Bytes in use by the item table: the per-item and per-group arrays, the
   /// id table and the side tables, without the text arena (see ``textBytes``).
+  /// Capacity reserved beyond the counts is not included: it costs address
+  /// space, not memory, until written.
   var itemTableBytes: Int {
-    flags.capacity + lastChildFlags.capacity + 4 * (parentPositions.capacity + groupNumbers.capacity)
-      + MemoryLayout<PackedSource>.stride * sources.capacity + MemoryLayout<TextSpans>.stride * spans.capacity
-      + 8 * (roots.capacity + groupPositions.capacity)
+    flags.count + lastChildFlags.count + 4 * (parentPositions.count + groupNumbers.count)
+      + MemoryLayout<PackedSource>.stride * sources.count + MemoryLayout<TextSpans>.stride * spans.count
+      + 8 * (roots.count + groupPositions.count)
       + 4
-      * (groupEnds.capacity + groupDepths.capacity + groupChildCounts.capacity + groupRowCounts.capacity
-        + groupActiveCounts.capacity)
-      + ids.memoryFootprint + MemoryLayout<SourceRange>.stride * sourceOverflow.capacity
+      * (groupEnds.count + groupDepths.count + groupChildCounts.count + groupRowCounts.count
+        + groupActiveCounts.count)
+      + ids.memoryFootprint + MemoryLayout<SourceRange>.stride * sourceOverflow.count
       + dataByPosition.capacity * (8 + MemoryLayout<OpaqueValue>.stride)
   }
 
-  /// Bytes held by the text arena (the UTF-8 of every id, title, detail, icon and badge).
-  var textBytes: Int { arena.capacity }
+  /// Bytes in use in the text arena (the UTF-8 of every id, title, detail, icon and badge).
+  var textBytes: Int { arena.count }
 
   static func slice(_ a: UnsafeBufferPointer<UInt8>, _ start: Int32, _ length: Int32) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(rebasing: a[Int(start)..<Int(start) + Int(max(length, 0))])
