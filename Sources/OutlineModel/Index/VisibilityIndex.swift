@@ -41,9 +41,10 @@ public struct VisibilityIndex: Sendable {
   public static let maxCover = Int(Int16.max)
 
   /// log2 of ``bucketSize``.
-  static let bucketShift = 4
-  /// Number of consecutive items per bucket (a leaf of the tree): each query
-  /// scans at most this many items.
+  static let bucketShift = 5
+  /// Number of consecutive items per bucket (a leaf of the tree), chosen by
+  /// measurement (32 costs about as many instructions per operation as 16,
+  /// with half the tree): each query scans at most this many items.
   public static let bucketSize = 1 << bucketShift
 
   /// Number of items (visible or not).
@@ -104,16 +105,12 @@ public struct VisibilityIndex: Sendable {
     var h: Double = 0
     covers.withUnsafeBufferPointer { cv in
       heights.withUnsafeBufferPointer { hv in
+        // Two branch-free passes: the minimum, then who attains it.
+        for j in start..<end { m = min(m, cv[j]) }
         for j in start..<end {
-          let x = cv[j]
-          if x < m {
-            m = x
-            c = 1
-            h = hv[j]
-          } else if x == m {
-            c += 1
-            h += hv[j]
-          }
+          let atMin = cv[j] == m
+          c += atMin ? 1 : 0
+          h += atMin ? hv[j] : 0
         }
       }
     }
@@ -293,9 +290,10 @@ public struct VisibilityIndex: Sendable {
     let start = b << Self.bucketShift
     covers.withUnsafeBufferPointer { cv in
       heights.withUnsafeBufferPointer { hv in
-        for j in start..<i where Int32(cv[j]) == visible {
-          c += 1
-          h += hv[j]
+        for j in start..<i {
+          let shown = Int32(cv[j]) == visible
+          c += shown ? 1 : 0
+          h += shown ? hv[j] : 0
         }
       }
     }
