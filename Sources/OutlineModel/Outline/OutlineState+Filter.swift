@@ -180,9 +180,10 @@ extension OutlineState {
     rebuildIndex()
   }
 
-  /// Puts `query` in force, from the user's expansion (no change list).
+  /// Puts `query` in force, from the user's expansion (no change list);
+  /// `heights`, when given, replace the items' heights in the rebuilt index.
   /// - Complexity: O(n) plus the text searched.
-  mutating func applyFilter(_ query: String) {
+  mutating func applyFilter(_ query: String, heights newHeights: [Double]? = nil) {
     let user = filter?.userExpanded ?? expanded
     let match = TextMatch(query: query)
     if foldedTexts == nil { foldedTexts = FoldedTexts(outline) }
@@ -210,6 +211,6 @@ extension OutlineState {
       expanded[p] = shown[p] ? true : user[p]
     }
     openChild = [:]
-    rebuildIndex()
+    rebuildIndex(heights: newHeights)
   }
 }

@@ -26,8 +26,10 @@ public struct OutlineState: Sendable {
   public let widths: any ClusterWidthTable
 
   var expanded: [Bool]
-  var heights: [Double]
+  /// The visible-list index, which also holds every item's height.
   var index: VisibilityIndex
+  /// Per item, its height (the index's array: heights are stored once).
+  var heights: [Double] { index.heights }
   /// Under `single`: the open child of each parent (`-1` for the top level); unused while filtered.
   var openChild: [Int: Int] = [:]
   /// The filter in force, if any (see `filter(_:)`).
@@ -57,11 +59,9 @@ public struct OutlineState: Sendable {
     self.widths = widths
     self.layout = Layout().applying(outline.layout).applying(layout)
     expanded = (0..<outline.count).map { outline.expandedInFile(at: $0) ?? false }
-    heights = []
     index = VisibilityIndex(covers: [], heights: [])
     warnings = normalizeSingle()
-    heights = Self.computeHeights(outline, RowHeights(layout: self.layout, widths: widths))
-    rebuildIndex()
+    rebuildIndex(heights: Self.computeHeights(outline, RowHeights(layout: self.layout, widths: widths)))
   }
 
   /// Warnings found when the state was made (e.g. `single-policy`).
@@ -86,7 +86,7 @@ public struct OutlineState: Sendable {
   public func isExpanded(_ position: Int) -> Bool { expanded[position] }
 
   /// The height of the item at `position`, visible or not.
-  public func height(_ position: Int) -> Double { heights[position] }
+  public func height(_ position: Int) -> Double { index.height(at: position) }
 
   /// Whether the item at `position` is in the visible list.
   /// - Complexity: O(log n).
@@ -98,14 +98,15 @@ public struct OutlineState: Sendable {
     guard position >= 0, position < outline.count else { return nil }
     let (cover, i, top) = index.locate(item: position)
     guard cover == 0 else { return nil }
-    return VisibleItem(position: position, index: i, top: top, height: heights[position], expanded: expanded[position])
+    return VisibleItem(
+      position: position, index: i, top: top, height: index.height(at: position), expanded: expanded[position])
   }
 
   /// The item at visible index `i`, or `nil` when out of range.
   /// - Complexity: O(log n).
   public func visibleItem(atIndex i: Int) -> VisibleItem? {
     guard let (p, top) = index.locate(visibleIndex: i) else { return nil }
-    return VisibleItem(position: p, index: i, top: top, height: heights[p], expanded: expanded[p])
+    return VisibleItem(position: p, index: i, top: top, height: index.height(at: p), expanded: expanded[p])
   }
 
   /// The visible items `start ..< start + count`, clipped to the list.
@@ -134,7 +135,7 @@ public struct OutlineState: Sendable {
       first = visibleItem(atIndex: 0)!
     } else {
       guard let (p, i, t) = index.locate(offset: top) else { return [] }
-      first = VisibleItem(position: p, index: i, top: t, height: heights[p], expanded: expanded[p])
+      first = VisibleItem(position: p, index: i, top: t, height: index.height(at: p), expanded: expanded[p])
     }
     var result: [VisibleItem] = []
     var current = first
@@ -155,7 +156,7 @@ public struct OutlineState: Sendable {
       ? outline.end(at: v.position) : v.position + 1
     guard p < outline.count else { return nil }
     return VisibleItem(
-      position: p, index: v.index + 1, top: v.top + v.height, height: heights[p], expanded: expanded[p])
+      position: p, index: v.index + 1, top: v.top + v.height, height: index.height(at: p), expanded: expanded[p])
   }
 
   /// The visible item covering offset `y` (`[top, top + height)`): a
@@ -168,7 +169,7 @@ public struct OutlineState: Sendable {
     if h <= 0 { return visibleItem(atIndex: total - 1) }
     let target = y < 0 ? 0 : (y >= h ? h.nextDown : y)
     if let (p, i, t) = index.locate(offset: target) {
-      return VisibleItem(position: p, index: i, top: t, height: heights[p], expanded: expanded[p])
+      return VisibleItem(position: p, index: i, top: t, height: index.height(at: p), expanded: expanded[p])
     }
     return visibleItem(atIndex: total - 1)
   }
@@ -376,8 +377,7 @@ public struct OutlineState: Sendable {
     hostLayout = merged
     guard newLayout != layout else { return false }
     layout = newLayout
-    heights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
-    rebuildIndex()
+    rebuildIndex(heights: Self.computeHeights(outline, RowHeights(layout: layout, widths: widths)))
     version += 1
     return true
   }
@@ -442,10 +442,10 @@ public struct OutlineState: Sendable {
     }
     warnings = fileWarnings()
     normalizeSingleSilently()
-    heights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
+    let newHeights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
     // The focus follows its id, and is dropped when the id left the file.
     focus = focusID.flatMap { outline.position(of: $0) }
-    if let query { applyFilter(query) } else { rebuildIndex() }
+    if let query { applyFilter(query, heights: newHeights) } else { rebuildIndex(heights: newHeights) }
     let changes = Self.diff(old, self)
     if !changes.isEmpty || old.layout != layout || old.heights != heights || old.outline.items != outline.items {
       version = old.version + 1
@@ -527,9 +527,9 @@ public struct OutlineState: Sendable {
     }
   }
 
-  /// Rebuilds the index from the flags and heights.
+  /// Rebuilds the index from the flags and `heights`, or the heights it holds when `nil`.
   /// - Complexity: O(n).
-  mutating func rebuildIndex() {
+  mutating func rebuildIndex(heights newHeights: [Double]? = nil) {
     // Collapsed ancestors, plus one for an item the filter hides.
     var above = [Int32](repeating: 0, count: outline.count)
     let parents = outline.parentPositions
@@ -541,12 +541,14 @@ public struct OutlineState: Sendable {
       for p in above.indices where !shown[p] { above[p] += 1 }
     }
     // Drop the old index first: a big outline would otherwise hold two at once.
+    let heights = newHeights ?? index.heights
     index = VisibilityIndex(covers: [], heights: [])
-    index = VisibilityIndex(covers: above, heights: heights)
+    // Hand the heights over without keeping a second reference, so the index owns them uniquely.
+    index = VisibilityIndex(covers: above, heights: consume heights)
   }
 
   /// Bytes held by the visible-list index and the per-item state arrays.
   public var indexMemoryFootprint: Int {
-    index.memoryFootprint + expanded.capacity + heights.capacity * 8
+    index.memoryFootprint + expanded.capacity * MemoryLayout<Bool>.stride
   }
 }
