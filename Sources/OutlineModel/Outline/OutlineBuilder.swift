@@ -327,6 +327,10 @@ public struct OutlineBuilder: OutlineSink {
     var pathGroup = -1
     var path: [UInt8] = []
     var candidate: [UInt8] = []
+    // Per title path that collided, the next `~k` to try: the ones below are
+    // taken for good (ids are only ever added), so n items that share a title
+    // cost O(n), not O(n²).
+    var nextSuffix: [[UInt8]: Int] = [:]
     for p in 0..<n {
       let own = table.spans[p]
       if own.idLength >= 0 {
@@ -352,6 +356,7 @@ public struct OutlineBuilder: OutlineSink {
       let base = candidate.count
       var k = 2
       var slot = 0
+      var baseKey: [UInt8]? = nil
       while true {
         let found = candidate.withUnsafeBufferPointer { c in lookup(c, in: resolved) }
         if found.position == nil {
@@ -366,11 +371,17 @@ public struct OutlineBuilder: OutlineSink {
             break
           }
         }
+        if baseKey == nil {
+          let key = Array(candidate[..<base])
+          baseKey = key
+          k = nextSuffix[key] ?? 2
+        }
         candidate.removeSubrange(base...)
         candidate.append(UInt8(ascii: "~"))
         candidate.append(contentsOf: String(k).utf8)
         k += 1
       }
+      if let baseKey { nextSuffix[baseKey] = k }
       var s = own
       s.idStart = arenaOffset()
       table.arena.append(contentsOf: candidate)
