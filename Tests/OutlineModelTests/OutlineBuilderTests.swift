@@ -143,7 +143,8 @@ import Testing
     let n = 5_000
     let rows = (0..<n).map { _ in Fixtures.row("x") } + [Fixtures.row("e", id: "G/x~100")]
     let o = Outline(document: OutlineDocument(groups: [Fixtures.group("G", rows: rows), Fixtures.group("G")]))
-    let expected = ["G", "G/x"] + (2..<100).map { "G/x~\($0)" } + (101...n + 1).map { "G/x~\($0)" } + ["G/x~100", "G~2"]
+    let expected =
+      ["G", "G/x"] + (2..<100).map { "G/x~\($0)" } + (101...n + 1).map { "G/x~\($0)" } + ["G/x~100", "G~2"]
     #expect(o.items.map(\.id) == expected)
     #expect(Set(expected).count == expected.count)
   }
