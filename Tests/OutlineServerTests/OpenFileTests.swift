@@ -32,4 +32,29 @@ import Testing
       }
     }
   }
+
+  @Test func aFileRewrittenWhileItIsReadIsReadAgain() throws {
+    // Rewritten in place at the first progress report: the outline must be
+    // the new text's, never a mix of the two.
+    let rows = (0..<20_000).map { "      - {id: r\($0), title: Person \($0)}\n" }.joined()
+    let old = "groups:\n  - title: Old\n    rows:\n" + rows
+    let new = "groups:\n  - title: New\n    rows: [{title: only}]\n"
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rewrite-\(UUID().uuidString).yaml").path
+    try Data(old.utf8).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    let server = OutlineServer(exitProcess: { _ in })
+    var rewritten = false
+    let loaded = try server.load(.file(path: path), cancellation: CancellationToken()) { _ in
+      guard !rewritten else { return }
+      rewritten = true
+      // Truncate and write, as an editor saving in place does.
+      let fd = open(path, O_WRONLY | O_TRUNC)
+      _ = new.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, new.utf8.count) }
+      close(fd)
+    }
+    #expect(rewritten)
+    let outline = try #require(loaded.outline)
+    #expect(outline.rowCount == 1)
+    #expect(outline.title(at: 0) == "New")
+  }
 }

@@ -40,11 +40,28 @@ extension OutlineServer {
           .bytes(bytes), options: options, shouldCancel: { cancellation.isCancelled }, progress: progress)
         text = { SourceText(bytes) }
       case .file(let path):
-        let file = try Self.openRegularFile(path)
-        defer { close(file.descriptor) }
-        loaded = try OutlineLoader.loadOutline(
-          .file(descriptor: file.descriptor, size: file.size), options: options,
-          shouldCancel: { cancellation.isCancelled }, progress: progress)
+        // A file rewritten in place while it is streamed (an editor saving
+        // over it) would give an outline that never existed: compare its
+        // size and times before and after, and read it again if they moved.
+        var attempt = 0
+        while true {
+          attempt += 1
+          let file = try Self.openRegularFile(path)
+          defer { close(file.descriptor) }
+          let before = Self.fileStamp(file.descriptor)
+          let result = try OutlineLoader.loadOutline(
+            .file(descriptor: file.descriptor, size: file.size), options: options,
+            shouldCancel: { cancellation.isCancelled }, progress: progress)
+          if before != nil, Self.fileStamp(file.descriptor) == before {
+            loaded = result
+            break
+          }
+          guard attempt < 3 else {
+            throw ResponseError(
+              code: .fileError, message: "cannot read \(path): it changed while it was read, \(attempt) times")
+          }
+          log.info("\(path) changed while it was read; reading it again")
+        }
         // Read again only to place a diagnostic (the file was streamed).
         text = { SourceText((try? Self.readRegularFile(path)) ?? []) }
       }
@@ -53,7 +70,9 @@ extension OutlineServer {
     } catch is CancellationError {
       throw .cancelled
     } catch let error as OutlineLoader.ReadError {
-      throw ResponseError(code: .fileError, message: "cannot read the file: \(String(cString: strerror(error.code)))")
+      let path: String
+      if case .file(let p) = source { path = p } else { path = "the text" }
+      throw ResponseError(code: .fileError, message: "cannot read \(path): \(String(cString: strerror(error.code)))")
     } catch {
       throw ResponseError(code: .internalError, message: "loading failed: \(error)")
     }
@@ -89,6 +108,17 @@ extension OutlineServer {
       throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
     }
     return .file(path: url.path)
+  }
+
+  /// What tells one version of an open file from the next: its size and its
+  /// modification and status-change times (ns); `nil` when `fstat` fails.
+  static func fileStamp(_ descriptor: Int32) -> [Int]? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    return [
+      Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ctim.tv_sec),
+      Int(info.st_ctim.tv_nsec),
+    ]
   }
 
   /// The bytes of the regular file at `path` (see ``openRegularFile(_:)``).
