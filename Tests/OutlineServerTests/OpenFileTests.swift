@@ -58,3 +58,29 @@ import Testing
     #expect(outline.title(at: 0) == "New")
   }
 }
+
+@Suite struct DiagnosticListTests {
+  private func diagnostic(_ line: Int, _ severity: Diagnostic.Severity) -> Diagnostic {
+    let at = SourcePosition(line: line, column: 0)
+    return Diagnostic(
+      range: SourceRange(start: at, end: at), severity: severity, code: severity == .error ? "type" : "unknown-key",
+      message: "line \(line)")
+  }
+
+  @Test func aFewAreListedAsTheyAre() {
+    let few = (0..<OutlineServer.maxDiagnostics).map { diagnostic($0, .warning) }
+    #expect(OutlineServer.listed(few) == few)
+  }
+
+  @Test func pastTheCapErrorsComeFirstAndTheRestIsCounted() {
+    let many = (0..<1500).map { diagnostic($0, .warning) } + [diagnostic(1500, .error), diagnostic(1501, .error)]
+    let listed = OutlineServer.listed(many)
+    #expect(listed.count == OutlineServer.maxDiagnostics)
+    #expect(listed.filter { $0.severity == .error }.count == 2)
+    let last = listed[listed.count - 1]
+    #expect(last.code == "too-many-diagnostics")
+    #expect(last.severity == .warning)
+    #expect(last.message == "503 more diagnostics are not listed (only the first 999 are)")
+    #expect(last.range.start.line == 997)
+  }
+}

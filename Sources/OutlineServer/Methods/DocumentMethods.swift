@@ -79,11 +79,37 @@ extension OutlineServer {
     return Loaded(outline: loaded.outline, diagnostics: loaded.diagnostics, text: text)
   }
 
-  /// `diagnostics` in the negotiated position encoding; `text` is read only if there is one.
+  /// Most diagnostics one answer lists; see ``listed(_:)``.
+  static let maxDiagnostics = 1000
+
+  /// `diagnostics` in the negotiated position encoding, at most
+  /// ``maxDiagnostics`` of them (see ``listed(_:)``); `text` is read only if there is one.
   func jsonDiagnostics(_ diagnostics: [Diagnostic], _ text: () -> SourceText) -> [JSONValue] {
     guard !diagnostics.isEmpty else { return [] }
     let source = text()
-    return diagnostics.map { $0.jsonValue(source, positionEncoding) }
+    return Self.listed(diagnostics).map { $0.jsonValue(source, positionEncoding) }
+  }
+
+  /// The diagnostics an answer lists: all of them up to ``maxDiagnostics``;
+  /// past that, errors before warnings, the first by position, and last a
+  /// `too-many-diagnostics` warning that counts the rest. A file with an
+  /// unknown key on each of 300,000 rows would otherwise answer 57 MB.
+  static func listed(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    guard diagnostics.count > maxDiagnostics else { return diagnostics }
+    let keep = maxDiagnostics - 1
+    var chosen: [Int] = []
+    for i in diagnostics.indices where diagnostics[i].severity == .error && chosen.count < keep { chosen.append(i) }
+    for i in diagnostics.indices where diagnostics[i].severity != .error && chosen.count < keep { chosen.append(i) }
+    let isChosen = Set(chosen)
+    var kept = chosen.map { diagnostics[$0] }
+    kept.sort { ($0.range.start, $0.severity.rawValue) < ($1.range.start, $1.severity.rawValue) }
+    let omitted = diagnostics.count - kept.count
+    let firstOmitted = diagnostics.indices.first { !isChosen.contains($0) }.map { diagnostics[$0] }
+    kept.append(
+      Diagnostic(
+        range: firstOmitted?.range ?? .zero, severity: .warning, code: "too-many-diagnostics",
+        message: "\(omitted) more diagnostics are not listed (only the first \(keep) are)"))
+    return kept
   }
 
   /// The `-32011` error of a text with errors: their count, the first, and every diagnostic.
