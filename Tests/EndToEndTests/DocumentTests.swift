@@ -75,6 +75,21 @@ import Testing
     #expect(s.visibleIDs("untitled:1") == ["a", "a1", "r1", "r2", "b", "r3", "c", "d"])
   }
 
+  @Test func reopeningTheSameTextChangesNothingAndKeepsTheFilter() throws {
+    // Versions: a write that changes nothing a host can see leaves the version;
+    // a filter lasts until it is cleared or the outline is closed.
+    let s = try ServerProcess.started()
+    s.open("untitled:1", smallOutline)
+    _ = s.result("filterOutline", ["uri": "untitled:1", "query": "r3"])
+    let filtered = s.visibleIDs("untitled:1")
+    let version = s.version("untitled:1")
+    let r = s.open("untitled:1", smallOutline)
+    #expect(r["version"]?.intValue == version)
+    #expect(s.visibleIDs("untitled:1") == filtered)
+    _ = s.result("filterOutline", ["uri": "untitled:1", "query": ""])
+    #expect(s.visibleIDs("untitled:1") != filtered)
+  }
+
   @Test func thePolicyParamWinsOverTheFilesExpansion() throws {
     let s = try ServerProcess.started()
     s.open("untitled:single", "expansion: single\n" + smallOutline, ["policy": "multiple"])

@@ -228,12 +228,22 @@ extension OutlineServer {
     guard let outline = loaded.outline else {
       throw invalidOutline(loaded)
     }
-    var state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
     let path = ViewStateStore.realPath(ofURI: uri)
-    if let previous = documents[uri] {
-      // Re-opening keeps the user's expansion by id.
+    var state: OutlineState
+    if let previous = documents[uri], policy == nil, layout == nil {
+      // Re-opening with nothing new from the host is a new text for the same
+      // outline, as changeOutline: expansion, filter, focus, scroll and the
+      // host's layout stay, and the version moves only if something shown changed.
+      state = previous.state
+      _ = state.replace(with: outline)
+    } else {
+      state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
+    }
+    if let previous = documents[uri], policy != nil || layout != nil {
+      // New host options: the file's defaults under them, then the user's expansion by id and filter.
       state.restoreExpansion(previous.state.expansionByID, after: previous.state.version)
-    } else if let path, let saved = viewStates?.load(path: path) {
+      if let query = previous.state.filterQuery { _ = state.filter(query) }
+    } else if documents[uri] == nil, let path, let saved = viewStates?.load(path: path) {
       // The user's saved state wins over the file's defaults; ids that left the file are dropped.
       var byID: [String: Bool] = [:]
       for id in saved.collapsed { byID[id] = false }
