@@ -80,6 +80,18 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     return result
   }
 
+  /// An `openOutline` with a `workDoneToken` cancelled while queued still gets
+  /// its `begin` and `end` (PROTOCOL §2: one of each for every such open).
+  public func cancelledBeforeStart(_ message: IncomingMessage) {
+    guard message.method == "openOutline", let token = message.params?["workDoneToken"],
+      token.stringValue != nil || token.intValue != nil
+    else { return }
+    let uri = message.params?["uri"]?.stringValue ?? ""
+    let progress = WorkDoneProgress(token: token, title: "Opening \(uri)", send: sendNotification)
+    progress.begin()
+    progress.end()
+  }
+
   private func handleLocked(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
     if message.isNotification {
       handleNotification(message)

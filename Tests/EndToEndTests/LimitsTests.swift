@@ -264,6 +264,43 @@ import Testing
     expectServing(s)
   }
 
+  @Test func anOpenCancelledWhileQueuedStillBeginsAndEndsItsProgress() throws {
+    // PROTOCOL §2: an openOutline with a workDoneToken gets one begin and one end,
+    // also when it fails, and so also when it is cancelled before it runs.
+    let s = try ServerProcess()
+    s.initialize()
+    var text = "groups:\n"
+    for g in 0..<2_000 {
+      text += "  - title: Group \(g)\n    rows:\n"
+      for r in 0..<50 { text += "      - {title: Row \(g).\(r)}\n" }
+    }
+    func body(_ v: JSONValue) -> [UInt8] {
+      let data = try! JSONEncoder().encode(v)
+      return Array("Content-Length: \(data.count)\r\n\r\n".utf8) + Array(data)
+    }
+    let long: JSONValue = [
+      "jsonrpc": "2.0", "id": 1, "method": "openOutline", "params": ["uri": "mem:long", "text": .string(text)],
+    ]
+    let queued: JSONValue = [
+      "jsonrpc": "2.0", "id": 2, "method": "openOutline",
+      "params": ["uri": "mem:q", "text": "groups: []", "workDoneToken": "B"],
+    ]
+    let cancel: JSONValue = ["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": 2]]
+    s.writeRaw(body(long) + body(queued) + body(cancel))
+    var kinds: [String] = []
+    while let m = s.next() {
+      if m["method"] == "$/progress" {
+        #expect(m["params"]?["token"] == "B")
+        kinds.append(m["params"]?["value"]?["kind"]?.stringValue ?? "?")
+      } else if m["id"] == 2 {
+        #expect(m["error"]?["code"] == -32800)
+        break
+      }
+    }
+    #expect(kinds == ["begin", "end"])
+    expectServing(s)
+  }
+
   @Test func aCancelForAnUnknownIDIsIgnored() throws {
     let s = try ServerProcess()
     s.initialize()

@@ -27,7 +27,8 @@ public enum RunEnd: Sendable, Equatable {
 /// - Everything else goes, in the order received, to ONE serial worker that calls the
 ///   ``MessageHandler`` and writes the reply, so replies leave in the order the requests
 ///   came. A request already cancelled when its turn comes is answered `-32800` without
-///   calling the handler. Invalid messages are answered by the worker too, in turn.
+///   calling ``MessageHandler/handle(_:)`` (the handler is told, see
+///   ``MessageHandler/cancelledBeforeStart(_:)``). Invalid messages are answered by the worker too, in turn.
 ///   A batch is handled element by element and answered with one array (input order),
 ///   or not at all when it holds only notifications.
 /// - Writes are serialized by a lock and done synchronously: when ``sendNotification(method:params:)``
@@ -218,6 +219,7 @@ public final class Connection: Sendable {
         }
       }
       if message.cancellation.isCancelled {
+        handler.cancelledBeforeStart(message)
         return Message.responseObject(id: id, result: .failure(.cancelled))
       }
       do {

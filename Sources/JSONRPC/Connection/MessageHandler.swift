@@ -36,4 +36,16 @@ public protocol MessageHandler: AnyObject, Sendable {
   ///   notification). A long handler polls `message.cancellation.isCancelled` and throws
   ///   ``ResponseError/cancelled`` (`-32800`).
   func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue
+
+  /// Told of a request that was cancelled while queued, just before the
+  /// connection answers it `-32800` without calling ``handle(_:)``: the
+  /// place to close what the request's method promises to every request
+  /// (LSP 3.17 §Work Done Progress: a `begin` and an `end` for a `workDoneToken`).
+  /// Called on the worker thread, like ``handle(_:)``. Does nothing by default.
+  func cancelledBeforeStart(_ message: IncomingMessage)
+}
+
+extension MessageHandler {
+  /// Does nothing.
+  public func cancelledBeforeStart(_ message: IncomingMessage) {}
 }
