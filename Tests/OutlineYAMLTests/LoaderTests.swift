@@ -163,6 +163,34 @@ import Testing
     #expect(result.diagnostics.isEmpty)
     #expect(result.document?.groups.first?.source.start == SourcePosition(line: 1, column: 4))
   }
+
+  /// libyaml never sees the mark: a first line that is a mapping key still
+  /// parses, and columns on line 0 do not count the mark.
+  @Test func byteOrderMarkBeforeAKeyOnLineZero() throws {
+    let doc = try expectDocument("\u{FEFF}title: x\ngroups: []\n")
+    #expect(doc.title == "x")
+    try expectDiagnostics(
+      "\u{FEFF}foo: 1\ngroups: []\n", [#"0:0-0:3 warning unknown-key: unknown key "foo""#])
+    try expectDiagnostics(
+      "\u{FEFF}{groups: [], groups: []}\n", [#"0:13-0:19 error duplicate-key: duplicate key "groups""#])
+  }
+
+  @Test func byteOrderMarkBeforeErrorsFoundOutsideTheParser() throws {
+    // The offset counts the mark's 3 bytes; the column does not.
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("title: é".utf8) + [0xC3, 0x28] + Array("\ngroups: []\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    try expectSameThroughFile(bytes, result)
+    #expect(
+      result.diagnostics.map(render) == [
+        "0:8-0:9 error invalid-utf8: the file is not valid UTF-8: byte 0xC3 at offset 12"
+      ])
+    try expectDiagnostics(
+      "\u{FEFF}groups:\n  - title: x\n\trows: []\n",
+      [#"2:0-2:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
+    try expectDiagnostics(
+      "\u{FEFF}\trows: []\n",
+      [#"0:0-0:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
+  }
 }
 
 @Suite struct ScalarTests {
@@ -421,6 +449,15 @@ import Testing
   /// libyaml reports reader errors by byte offset; the diagnostic still points at the character.
   @Test func aControlCharacterIsReportedWhereItIs() throws {
     let r = try load("title: é\u{01}x\ngroups: []\n")
+    #expect(r.diagnostics.map(\.code) == ["syntax"])
+    #expect(r.diagnostics.first?.range.start == SourcePosition(line: 0, column: 8))
+  }
+
+  /// libyaml's offset starts after a byte order mark it was not given.
+  @Test func aControlCharacterAfterAByteOrderMark() throws {
+    let bytes = Array("\u{FEFF}title: é\u{01}x\ngroups: []\n".utf8)
+    let r = try OutlineLoader.load(bytes)
+    try expectSameThroughFile(bytes, r)
     #expect(r.diagnostics.map(\.code) == ["syntax"])
     #expect(r.diagnostics.first?.range.start == SourcePosition(line: 0, column: 8))
   }
