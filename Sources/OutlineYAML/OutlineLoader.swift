@@ -61,7 +61,8 @@ public struct OutlineLoader {
   ///     at most about 100 times, in increasing order.
   /// - Returns: the document and its diagnostics; the document is `nil` if
   ///   and only if a diagnostic is an error. Positions are 0-based lines and
-  ///   columns in Unicode scalars (see ``SourceText`` to convert them).
+  ///   columns in Unicode scalars as libyaml counts them (see ``SourceText``
+  ///   to convert them).
   /// - Throws: `CancellationError` when `shouldCancel` returned `true`.
   /// - Complexity: O(n) in the file's size plus the expanded node count.
   public static func load(
@@ -95,7 +96,8 @@ public struct OutlineLoader {
   ///   - progress: receives the fraction of bytes consumed (0...1), called
   ///     at most about 100 times, in increasing order, the last with 1.
   /// - Returns: errors and warnings sorted by position (then errors first).
-  ///   Positions are 0-based lines and columns in Unicode scalars.
+  ///   Positions are 0-based lines and columns in Unicode scalars as libyaml
+  ///   counts them: U+0085, U+2028 and U+2029 end a line too (see ``SourceText``).
   /// - Throws: `CancellationError` when `shouldCancel` returned `true`;
   ///   ``ReadError`` when the file could not be read.
   /// - Complexity: O(n) in the file's size plus the expanded node count;

@@ -462,3 +462,75 @@ import Testing
     #expect(r.diagnostics.first?.range.start == SourcePosition(line: 0, column: 8))
   }
 }
+
+/// libyaml's marks end lines at U+0085, U+2028 and U+2029 too; ``SourceText``
+/// turns them into LSP positions, where only `\n`, `\r\n` and `\r` end a line.
+@Suite struct LineBreakTests {
+  static let breaks: [(String, Int)] = [("\u{85}", 2), ("\u{2028}", 3), ("\u{2029}", 3)]
+
+  @Test(arguments: breaks)
+  func aKeyAfterABreakInAQuotedScalar(_ character: String, _ length: Int) throws {
+    let yaml = "groups:\n  - title: \"x\(character)\"\n    foo: 1\n"
+    let result = try load(yaml)
+    try expectSameThroughFile(Array(yaml.utf8), result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "unknown-key")
+    #expect(d.range.start == SourcePosition(line: 3, column: 4))
+    let text = SourceText(yaml)
+    for encoding in PositionEncoding.allCases {
+      #expect(text.lspPosition(d.range.start, in: encoding) == (2, 4))
+      #expect(text.lspPosition(d.range.end, in: encoding) == (2, 7))
+    }
+  }
+
+  @Test(arguments: breaks)
+  func aKeyOnTheSameLineAfterABreak(_ character: String, _ length: Int) throws {
+    // 😀 is 4 UTF-8 bytes, 2 UTF-16 units, 1 scalar.
+    let yaml = "{title: \"😀\(character)b\", foo: 1, groups: []}\n"
+    let result = try load(yaml)
+    try expectSameThroughFile(Array(yaml.utf8), result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "unknown-key")
+    #expect(d.range.start == SourcePosition(line: 1, column: 4))
+    let text = SourceText(yaml)
+    #expect(text.lspPosition(d.range.start, in: .utf8) == (0, 17 + length))
+    #expect(text.lspPosition(d.range.start, in: .utf16) == (0, 16))
+    #expect(text.lspPosition(d.range.start, in: .utf32) == (0, 15))
+  }
+
+  /// libyaml (YAML 1.1) refuses the break in a plain scalar; the error is placed on the right line.
+  @Test(arguments: breaks)
+  func aBreakInAPlainScalarIsASyntaxErrorPlacedRight(_ character: String, _ length: Int) throws {
+    let yaml = "title: a\(character)b\ngroups: []\n"
+    let result = try load(yaml)
+    try expectSameThroughFile(Array(yaml.utf8), result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "syntax")
+    #expect(d.range.start == SourcePosition(line: 2, column: 0))
+    for encoding in PositionEncoding.allCases {
+      #expect(SourceText(yaml).lspPosition(d.range.start, in: encoding) == (1, 0))
+    }
+  }
+
+  /// Positions found outside libyaml count its line breaks as its marks do.
+  @Test(arguments: breaks)
+  func errorsFoundOutsideTheParserCountTheBreaks(_ character: String, _ length: Int) throws {
+    let bytes = Array("title: \"a\(character)é".utf8) + [0xC3, 0x28] + Array("\"\ngroups: []\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    try expectSameThroughFile(bytes, result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "invalid-utf8")
+    #expect(d.range.start == SourcePosition(line: 1, column: 1))
+    #expect(SourceText(bytes).lspPosition(d.range.start, in: .utf16) == (0, 11))
+
+    let control = Array("title: \"a\(character)é\u{01}\"\ngroups: []\n".utf8)
+    let syntax = try OutlineLoader.load(control)
+    try expectSameThroughFile(control, syntax)
+    #expect(syntax.diagnostics.map(\.code) == ["syntax"])
+    #expect(syntax.diagnostics.first?.range.start == SourcePosition(line: 1, column: 1))
+
+    let tab = "title: \"a\(character)b\"\ngroups:\n  - title: x\n\trows: []\n"
+    try expectDiagnostics(
+      tab, [#"4:0-4:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
+  }
+}
