@@ -32,17 +32,22 @@ final class EventParser {
   private var hasEvent = false
   private let input: UnsafeBufferPointer<UInt8>
   private let file: FileSource?
+  /// Bytes of a leading byte order mark, not given to libyaml: with the
+  /// encoding set, libyaml would read the mark as a character of line 0.
+  /// libyaml's offsets start after them.
+  private let skipped: Int
 
   /// Starts parsing `input`, which must outlive this parser.
   init(_ input: UnsafeBufferPointer<UInt8>) {
     self.input = input
     file = nil
+    skipped = Self.byteOrderMarkLength(input)
     parser = .allocate(capacity: 1)
     event = .allocate(capacity: 1)
     yaml_parser_initialize(parser)
     yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
     if let base = input.baseAddress {
-      yaml_parser_set_input_string(parser, base, input.count)
+      yaml_parser_set_input_string(parser, base + skipped, input.count - skipped)
     } else {
       yaml_parser_set_input_string(parser, "", 0)
     }
@@ -52,6 +57,7 @@ final class EventParser {
   init(file source: FileSource) {
     input = UnsafeBufferPointer(start: nil, count: 0)
     file = source
+    skipped = source.byteOrderMarkLength
     parser = .allocate(capacity: 1)
     event = .allocate(capacity: 1)
     yaml_parser_initialize(parser)
@@ -91,7 +97,7 @@ final class EventParser {
       }
       if p.error == YAML_READER_ERROR {
         // Reader errors (a control character, say) give a byte offset, not a mark.
-        let offset = Int(p.problem_offset)
+        let offset = Int(p.problem_offset) + skipped
         let at: (line: Int, column: Int)
         if let file {
           at = file.readAll().withUnsafeBufferPointer { Self.position(ofByte: offset, in: $0) }
@@ -119,22 +125,40 @@ final class EventParser {
     }
   }
 
-  /// The 0-based line and column (in Unicode scalars, as libyaml's marks) of a byte of the input.
-  private static func position(ofByte offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+  /// 3 when `input` starts with a UTF-8 byte order mark, else 0.
+  static func byteOrderMarkLength(_ input: UnsafeBufferPointer<UInt8>) -> Int {
+    input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF ? 3 : 0
+  }
+
+  /// The 0-based line and column (in Unicode scalars, as libyaml's marks)
+  /// of byte `offset` of the whole input, a byte order mark included.
+  ///
+  /// Lines end as libyaml ends them: at `\n`, `\r\n`, `\r`, U+0085, U+2028
+  /// and U+2029. The bytes before `offset` must be valid UTF-8.
+  static func position(ofByte offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
     var line = 0
     var column = 0
-    var i = 0
-    // A leading byte order mark is not counted, as libyaml's marks do not count it.
-    if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { i = 3 }
-    while i < min(offset, input.count) {
+    // A leading byte order mark is not counted: libyaml never sees it.
+    var i = byteOrderMarkLength(input)
+    let end = min(offset, input.count)
+    while i < end {
       let b = input[i]
-      if b == 0x0A {
-        line += 1
-        column = 0
-      } else if b & 0xC0 != 0x80 {
-        column += 1
+      var length = 1
+      if b == 0x0D, i + 1 < end, input[i + 1] == 0x0A {
+        length = 2
+      } else if b == 0xC2, i + 1 < end, input[i + 1] == 0x85 {
+        length = 2
+      } else if b == 0xE2, i + 2 < end, input[i + 1] == 0x80, input[i + 2] == 0xA8 || input[i + 2] == 0xA9 {
+        length = 3
+      } else if b != 0x0A, b != 0x0D {
+        // Not a line break: one more scalar unless a continuation byte.
+        if b & 0xC0 != 0x80 { column += 1 }
+        i += 1
+        continue
       }
-      i += 1
+      line += 1
+      column = 0
+      i += length
     }
     return (line, column)
   }
@@ -147,7 +171,7 @@ final class EventParser {
   var endColumn: Int { Int(event.pointee.end_mark.column) }
 
   /// Bytes of the input read so far (advances in libyaml's buffer steps).
-  var bytesConsumed: Int { parser.pointee.offset }
+  var bytesConsumed: Int { parser.pointee.offset + skipped }
 
   /// The current scalar's bytes; valid until the next ``next()``.
   var scalarBytes: UnsafeBufferPointer<UInt8> {

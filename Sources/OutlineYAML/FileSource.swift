@@ -71,7 +71,8 @@ final class FileSource {
   let size: Int
   /// Most bytes asked of the file per read.
   let chunkSize: Int
-  /// Bytes read so far (the file is read from its start with `pread`).
+  /// The offset of the next byte to read (the file is read from its start,
+  /// after a byte order mark, with `pread`).
   private(set) var offset = 0
   private var checker = UTF8Checker()
   private var atEnd = false
@@ -80,10 +81,22 @@ final class FileSource {
   /// The `errno` of a failed read.
   private(set) var readError: Int32?
 
+  /// Bytes of a leading UTF-8 byte order mark (3 or 0): they are skipped,
+  /// so reading starts after them and libyaml never sees the mark.
+  let byteOrderMarkLength: Int
+
   init(descriptor: Int32, size: Int, chunkSize: Int) {
     self.descriptor = descriptor
     self.size = size
     self.chunkSize = max(chunkSize, 1)
+    var head: [UInt8] = [0, 0, 0]
+    var count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 3, 0) }
+    while count < 0, errno == EINTR {
+      count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 3, 0) }
+    }
+    // A failed read here fails again, and is reported, at the first chunk.
+    byteOrderMarkLength = count == 3 && head == [0xEF, 0xBB, 0xBF] ? 3 : 0
+    offset = byteOrderMarkLength
   }
 
   /// Reads the next chunk into `buffer`: the byte count, 0 at the end, or

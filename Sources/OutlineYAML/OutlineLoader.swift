@@ -61,7 +61,8 @@ public struct OutlineLoader {
   ///     at most about 100 times, in increasing order.
   /// - Returns: the document and its diagnostics; the document is `nil` if
   ///   and only if a diagnostic is an error. Positions are 0-based lines and
-  ///   columns in Unicode scalars (see ``SourceText`` to convert them).
+  ///   columns in Unicode scalars as libyaml counts them (see ``SourceText``
+  ///   to convert them).
   /// - Throws: `CancellationError` when `shouldCancel` returned `true`.
   /// - Complexity: O(n) in the file's size plus the expanded node count.
   public static func load(
@@ -95,7 +96,8 @@ public struct OutlineLoader {
   ///   - progress: receives the fraction of bytes consumed (0...1), called
   ///     at most about 100 times, in increasing order, the last with 1.
   /// - Returns: errors and warnings sorted by position (then errors first).
-  ///   Positions are 0-based lines and columns in Unicode scalars.
+  ///   Positions are 0-based lines and columns in Unicode scalars as libyaml
+  ///   counts them: U+0085, U+2028 and U+2029 end a line too (see ``SourceText``).
   /// - Throws: `CancellationError` when `shouldCancel` returned `true`;
   ///   ``ReadError`` when the file could not be read.
   /// - Complexity: O(n) in the file's size plus the expanded node count;
@@ -244,16 +246,23 @@ public struct OutlineLoader {
   }
 
   /// The byte offset where 0-based `line` starts (after a BOM), counting
-  /// line breaks as libyaml does for ASCII (`\n`, `\r\n`, `\r`).
+  /// line breaks as libyaml does (`\n`, `\r\n`, `\r`, U+0085, U+2028, U+2029).
   private static func lineStart(_ line: Int, in bytes: [UInt8]) -> Int? {
     var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var current = 0
     while current < line {
       guard i < bytes.count else { return nil }
-      if bytes[i] == 0x0A {
+      let b = bytes[i]
+      if b == 0x0A {
         current += 1
-      } else if bytes[i] == 0x0D {
+      } else if b == 0x0D {
         if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+        current += 1
+      } else if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] == 0x85 {
+        i += 1
+        current += 1
+      } else if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+        i += 2
         current += 1
       }
       i += 1
@@ -261,22 +270,11 @@ public struct OutlineLoader {
     return i
   }
 
-  /// The 0-based line and column (in scalars) of byte `offset`.
+  /// The 0-based line and column (in scalars, as libyaml's marks) of byte
+  /// `offset` of the whole file, a byte order mark included.
   private static func position(of offset: Int, in bytes: [UInt8]) -> SourcePosition {
-    var line = 0
-    var column = 0
-    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    while i < offset {
-      let b = bytes[i]
-      if b == 0x0A || (b == 0x0D && !(i + 1 < offset && bytes[i + 1] == 0x0A)) {
-        line += 1
-        column = 0
-      } else if b & 0xC0 != 0x80, b != 0x0D {
-        column += 1
-      }
-      i += 1
-    }
-    return SourcePosition(line: line, column: column)
+    let at = bytes.withUnsafeBufferPointer { EventParser.position(ofByte: offset, in: $0) }
+    return SourcePosition(line: at.line, column: at.column)
   }
 
   private static func hex(_ b: UInt8) -> String {

@@ -112,6 +112,17 @@ import Testing
     #expect(run.stderr == "\(file.path):3:5: error: duplicate key \"title\" [duplicate-key]\n    title: B\n    ^\n")
   }
 
+  /// libyaml counts U+2028 as a line break; the message gives the file's own line.
+  @Test func renderPlacesADiagnosticAfterALineSeparatorOnTheFilesLine() throws {
+    let file = writeFixture("{title: \"a\u{2028}b\", foo: 1, groups: []}\n", name: "ls.yaml")
+    let run = try runServer(["render", file.path])
+    #expect(run.status == 0)
+    #expect(
+      run.stderr
+        == "\(file.path):1:16: warning: unknown key \"foo\" [unknown-key]\n{title: \"a\u{2028}b\", foo: 1, groups: []}\n"
+        + "               ^\n")
+  }
+
   @Test func renderOfAMissingFileIsStatus1() throws {
     let path = temporaryDirectory().appendingPathComponent("none.yaml").path
     let run = try runServer(["render", path])

@@ -56,6 +56,26 @@ import Testing
     #expect(s.errorCode("visibleRows", ["uri": "untitled:1"]) == -32010, "nothing was opened")
   }
 
+  @Test func aByteOrderMarkBeforeAKeyOnLineZeroIsRead() throws {
+    let s = try ServerProcess.started()
+    let r = s.result("openOutline", ["uri": "untitled:bom", "text": "\u{FEFF}groups: []\ntitle: x\n"])
+    #expect(r["diagnostics"] == [])
+    let e = s.error("openOutline", ["uri": "untitled:dup", "text": "\u{FEFF}{groups: [], groups: []}"])
+    expectJSON(
+      e["data"]?["diagnostics"]?.arrayValue?.first?["range"],
+      ["start": ["line": 0, "character": 13], "end": ["line": 0, "character": 19]])
+  }
+
+  /// libyaml ends a line at U+2028 in a quoted scalar; LSP does not.
+  @Test(arguments: ["utf-8", "utf-16", "utf-32"])
+  func aDiagnosticAfterALineSeparatorIsOnItsLSPLine(_ encoding: String) throws {
+    let s = try ServerProcess.started(encoding: encoding)
+    let r = s.result("openOutline", ["uri": "untitled:ls", "text": "groups:\n  - title: \"x\u{2028}\"\n    foo: 1\n"])
+    expectJSON(
+      r["diagnostics"]?.arrayValue?.first?["range"],
+      ["start": ["line": 2, "character": 4], "end": ["line": 2, "character": 7]])
+  }
+
   @Test func reopeningWithBadTextKeepsTheOldOutline() throws {
     let s = try ServerProcess.started()
     s.open("untitled:1", smallOutline)

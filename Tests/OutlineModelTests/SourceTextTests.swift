@@ -31,9 +31,41 @@ import Testing
     #expect(text.lineCount == 4)
     #expect(character(text, 1, 2, .utf16) == 3)
     #expect(character(text, 2, 2, .utf16) == 3)
-    // U+2028 is not a line break for LSP: it is one more scalar on line 3.
-    #expect(character(text, 3, 5, .utf16) == 6)
+    // U+2028 is not a line break for LSP: libyaml's line 4 is on LSP line 3.
+    #expect(text.lspPosition(SourcePosition(line: 4, column: 1), in: .utf16) == (3, 6))
     #expect(Array(text.lineBytes(1)) == Array("b😀c".utf8))
+  }
+
+  /// libyaml's marks count U+0085, U+2028 and U+2029 as line breaks; LSP does not.
+  @Test func libyamlsExtraLineBreaksAreNotLSPLines() {
+    for (name, length) in [("\u{85}", 2), ("\u{2028}", 3), ("\u{2029}", 3)] {
+      let text = SourceText("k: \"😀\(name)b\", x: 1\ny: é\(name)\(name)z\n")
+      #expect(text.lineCount == 3)
+      // libyaml's line 1 starts after the first break, still on LSP line 0.
+      let x = SourcePosition(line: 1, column: 4)
+      #expect(text.lspPosition(x, in: .utf8) == (0, 12 + length))
+      #expect(text.lspPosition(x, in: .utf16) == (0, 11))
+      #expect(text.lspPosition(x, in: .utf32) == (0, 10))
+      // libyaml's line 2 is LSP line 1; lines 3 and 4 follow on it.
+      #expect(text.lspPosition(SourcePosition(line: 2, column: 3), in: .utf8) == (1, 3))
+      #expect(text.lspPosition(SourcePosition(line: 2, column: 3), in: .utf16) == (1, 3))
+      #expect(text.lspPosition(SourcePosition(line: 4, column: 0), in: .utf8) == (1, 5 + 2 * length))
+      #expect(text.lspPosition(SourcePosition(line: 4, column: 0), in: .utf16) == (1, 6))
+      #expect(text.lspPosition(SourcePosition(line: 4, column: 0), in: .utf32) == (1, 6))
+      // A column past the end of libyaml's line stops at its break.
+      #expect(text.lspPosition(SourcePosition(line: 0, column: 40), in: .utf16) == (0, 6))
+      // libyaml's line 5 is LSP line 2 (empty); past it, lines keep their distance.
+      #expect(text.lspPosition(SourcePosition(line: 5, column: 0), in: .utf32) == (2, 0))
+      #expect(text.lspPosition(SourcePosition(line: 7, column: 3), in: .utf32) == (4, 3))
+      #expect(character(text, 1, 4, .utf32) == 10)
+    }
+  }
+
+  @Test func libyamlsLinesAfterAByteOrderMarkAndCRLF() {
+    let text = SourceText([0xEF, 0xBB, 0xBF] + Array("a\r\nb\u{2028}c\r\nd".utf8))
+    #expect(text.lspPosition(SourcePosition(line: 2, column: 1), in: .utf8) == (1, 5))
+    #expect(text.lspPosition(SourcePosition(line: 3, column: 1), in: .utf16) == (2, 1))
+    #expect(text.lspPosition(SourcePosition(line: 0, column: 1), in: .utf16) == (0, 1))
   }
 
   @Test func aColumnPastTheEndIsTheLineLength() {

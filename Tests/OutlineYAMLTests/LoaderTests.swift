@@ -163,6 +163,34 @@ import Testing
     #expect(result.diagnostics.isEmpty)
     #expect(result.document?.groups.first?.source.start == SourcePosition(line: 1, column: 4))
   }
+
+  /// libyaml never sees the mark: a first line that is a mapping key still
+  /// parses, and columns on line 0 do not count the mark.
+  @Test func byteOrderMarkBeforeAKeyOnLineZero() throws {
+    let doc = try expectDocument("\u{FEFF}title: x\ngroups: []\n")
+    #expect(doc.title == "x")
+    try expectDiagnostics(
+      "\u{FEFF}foo: 1\ngroups: []\n", [#"0:0-0:3 warning unknown-key: unknown key "foo""#])
+    try expectDiagnostics(
+      "\u{FEFF}{groups: [], groups: []}\n", [#"0:13-0:19 error duplicate-key: duplicate key "groups""#])
+  }
+
+  @Test func byteOrderMarkBeforeErrorsFoundOutsideTheParser() throws {
+    // The offset counts the mark's 3 bytes; the column does not.
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("title: é".utf8) + [0xC3, 0x28] + Array("\ngroups: []\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    try expectSameThroughFile(bytes, result)
+    #expect(
+      result.diagnostics.map(render) == [
+        "0:8-0:9 error invalid-utf8: the file is not valid UTF-8: byte 0xC3 at offset 12"
+      ])
+    try expectDiagnostics(
+      "\u{FEFF}groups:\n  - title: x\n\trows: []\n",
+      [#"2:0-2:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
+    try expectDiagnostics(
+      "\u{FEFF}\trows: []\n",
+      [#"0:0-0:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
+  }
 }
 
 @Suite struct ScalarTests {
@@ -423,5 +451,86 @@ import Testing
     let r = try load("title: é\u{01}x\ngroups: []\n")
     #expect(r.diagnostics.map(\.code) == ["syntax"])
     #expect(r.diagnostics.first?.range.start == SourcePosition(line: 0, column: 8))
+  }
+
+  /// libyaml's offset starts after a byte order mark it was not given.
+  @Test func aControlCharacterAfterAByteOrderMark() throws {
+    let bytes = Array("\u{FEFF}title: é\u{01}x\ngroups: []\n".utf8)
+    let r = try OutlineLoader.load(bytes)
+    try expectSameThroughFile(bytes, r)
+    #expect(r.diagnostics.map(\.code) == ["syntax"])
+    #expect(r.diagnostics.first?.range.start == SourcePosition(line: 0, column: 8))
+  }
+}
+
+/// libyaml's marks end lines at U+0085, U+2028 and U+2029 too; ``SourceText``
+/// turns them into LSP positions, where only `\n`, `\r\n` and `\r` end a line.
+@Suite struct LineBreakTests {
+  static let breaks: [(String, Int)] = [("\u{85}", 2), ("\u{2028}", 3), ("\u{2029}", 3)]
+
+  @Test(arguments: breaks)
+  func aKeyAfterABreakInAQuotedScalar(_ character: String, _ length: Int) throws {
+    let yaml = "groups:\n  - title: \"x\(character)\"\n    foo: 1\n"
+    let result = try load(yaml)
+    try expectSameThroughFile(Array(yaml.utf8), result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "unknown-key")
+    #expect(d.range.start == SourcePosition(line: 3, column: 4))
+    let text = SourceText(yaml)
+    for encoding in PositionEncoding.allCases {
+      #expect(text.lspPosition(d.range.start, in: encoding) == (2, 4))
+      #expect(text.lspPosition(d.range.end, in: encoding) == (2, 7))
+    }
+  }
+
+  @Test(arguments: breaks)
+  func aKeyOnTheSameLineAfterABreak(_ character: String, _ length: Int) throws {
+    // 😀 is 4 UTF-8 bytes, 2 UTF-16 units, 1 scalar.
+    let yaml = "{title: \"😀\(character)b\", foo: 1, groups: []}\n"
+    let result = try load(yaml)
+    try expectSameThroughFile(Array(yaml.utf8), result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "unknown-key")
+    #expect(d.range.start == SourcePosition(line: 1, column: 4))
+    let text = SourceText(yaml)
+    #expect(text.lspPosition(d.range.start, in: .utf8) == (0, 17 + length))
+    #expect(text.lspPosition(d.range.start, in: .utf16) == (0, 16))
+    #expect(text.lspPosition(d.range.start, in: .utf32) == (0, 15))
+  }
+
+  /// libyaml (YAML 1.1) refuses the break in a plain scalar; the error is placed on the right line.
+  @Test(arguments: breaks)
+  func aBreakInAPlainScalarIsASyntaxErrorPlacedRight(_ character: String, _ length: Int) throws {
+    let yaml = "title: a\(character)b\ngroups: []\n"
+    let result = try load(yaml)
+    try expectSameThroughFile(Array(yaml.utf8), result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "syntax")
+    #expect(d.range.start == SourcePosition(line: 2, column: 0))
+    for encoding in PositionEncoding.allCases {
+      #expect(SourceText(yaml).lspPosition(d.range.start, in: encoding) == (1, 0))
+    }
+  }
+
+  /// Positions found outside libyaml count its line breaks as its marks do.
+  @Test(arguments: breaks)
+  func errorsFoundOutsideTheParserCountTheBreaks(_ character: String, _ length: Int) throws {
+    let bytes = Array("title: \"a\(character)é".utf8) + [0xC3, 0x28] + Array("\"\ngroups: []\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    try expectSameThroughFile(bytes, result)
+    let d = try #require(result.diagnostics.first)
+    #expect(d.code == "invalid-utf8")
+    #expect(d.range.start == SourcePosition(line: 1, column: 1))
+    #expect(SourceText(bytes).lspPosition(d.range.start, in: .utf16) == (0, 11))
+
+    let control = Array("title: \"a\(character)é\u{01}\"\ngroups: []\n".utf8)
+    let syntax = try OutlineLoader.load(control)
+    try expectSameThroughFile(control, syntax)
+    #expect(syntax.diagnostics.map(\.code) == ["syntax"])
+    #expect(syntax.diagnostics.first?.range.start == SourcePosition(line: 1, column: 1))
+
+    let tab = "title: \"a\(character)b\"\ngroups:\n  - title: x\n\trows: []\n"
+    try expectDiagnostics(
+      tab, [#"4:0-4:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
   }
 }

@@ -9,18 +9,26 @@ public enum PositionEncoding: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The text of a source file, kept as bytes with an index of line starts, so
-/// that a ``SourcePosition`` (column in Unicode scalars, as libyaml counts)
-/// can be given in any ``PositionEncoding`` (LSP 3.17 §Position).
+/// that a ``SourcePosition`` (a line and a column as libyaml counts them) can
+/// be given as an LSP position in any ``PositionEncoding`` (LSP 3.17 §Position).
 ///
-/// Lines end at `\n`, `\r\n` or `\r`, as in LSP. A leading UTF-8 byte order
-/// mark is not part of line 0 (YAML readers skip it and so do editors).
-/// A byte that is not part of valid UTF-8 counts as one scalar (one byte,
-/// one UTF-16 unit), as a U+FFFD shown in its place.
+/// Lines end at `\n`, `\r\n` or `\r`, as in LSP. libyaml (YAML 1.1) also
+/// ends a line at U+0085, U+2028 and U+2029, so its marks count more lines
+/// when the text holds one of them: ``lspPosition(_:in:)`` finds the byte a
+/// position points at with libyaml's line breaks, then gives that byte's
+/// LSP line and character. A leading UTF-8 byte order mark is not part of
+/// line 0 (YAML readers skip it and so do editors). A byte that is not part
+/// of valid UTF-8 counts as one scalar (one byte, one UTF-16 unit), as a
+/// U+FFFD shown in its place.
 public struct SourceText: Sendable {
   /// The file's bytes, without a leading byte order mark.
   public let bytes: [UInt8]
-  /// Byte offset in ``bytes`` where each line starts; `lineStarts[0] == 0`.
+  /// Byte offset in ``bytes`` where each LSP line starts; `lineStarts[0] == 0`.
   private let lineStarts: [Int]
+  /// Byte offset in ``bytes`` where each line starts as libyaml counts
+  /// lines; `nil` when the text has no U+0085, U+2028 or U+2029, so that
+  /// libyaml's lines are LSP's.
+  private let markLineStarts: [Int]?
 
   /// Indexes the lines of `bytes` (UTF-8, an optional BOM).
   ///
@@ -33,6 +41,8 @@ public struct SourceText: Sendable {
       body = bytes
     }
     var starts = [0]
+    // Starts of lines after U+0085, U+2028 or U+2029 (libyaml's lines only).
+    var markStarts: [Int] = []
     var i = 0
     let n = body.count
     while i < n {
@@ -42,11 +52,18 @@ public struct SourceText: Sendable {
       } else if b == 0x0D {
         if i + 1 < n, body[i + 1] == 0x0A { i += 1 }
         starts.append(i + 1)
+      } else if b == 0xC2, i + 1 < n, body[i + 1] == 0x85 {
+        i += 1
+        markStarts.append(i + 1)
+      } else if b == 0xE2, i + 2 < n, body[i + 1] == 0x80, body[i + 2] == 0xA8 || body[i + 2] == 0xA9 {
+        i += 2
+        markStarts.append(i + 1)
       }
       i += 1
     }
     self.bytes = body
     self.lineStarts = starts
+    self.markLineStarts = markStarts.isEmpty ? nil : (starts + markStarts).sorted()
   }
 
   /// Indexes the lines of `text`.
@@ -54,10 +71,10 @@ public struct SourceText: Sendable {
     self.init(Array(text.utf8))
   }
 
-  /// The number of lines (an empty text, or one ending in a line break, ends with an empty line).
+  /// The number of LSP lines (an empty text, or one ending in a line break, ends with an empty line).
   public var lineCount: Int { lineStarts.count }
 
-  /// The bytes of line `line` without its line break; empty past the end.
+  /// The bytes of LSP line `line` without its line break; empty past the end.
   public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
     guard line >= 0, line < lineStarts.count else { return [] }
     let start = lineStarts[line]
@@ -66,36 +83,78 @@ public struct SourceText: Sendable {
     return bytes[start..<end]
   }
 
-  /// Converts a column counted in Unicode scalars to a column in `encoding`.
+  /// The `character` of the LSP position of `position`.
   ///
   /// - Parameters:
-  ///   - position: 0-based line, column in Unicode scalars.
+  ///   - position: a line and a column (in Unicode scalars) as libyaml counts them.
   ///   - encoding: the negotiated position encoding.
-  /// - Returns: the `character` of an LSP `Position` on the same line. A
-  ///   column past the line's end gives the line's length (LSP: the position
-  ///   defaults back to the line's end); a line past the end gives `column`.
-  /// - Complexity: O(column).
+  /// - Returns: ``lspPosition(_:in:)``'s `character`.
+  /// - Complexity: O(length of the LSP line).
   public func character(of position: SourcePosition, in encoding: PositionEncoding) -> Int {
-    guard position.line >= 0, position.line < lineStarts.count else { return position.column }
-    let line = lineBytes(position.line)
+    lspPosition(position, in: encoding).character
+  }
+
+  /// Converts a position as libyaml counts it to LSP's `(line, character)` in `encoding`.
+  ///
+  /// - Parameters:
+  ///   - position: 0-based line and column (in Unicode scalars) as libyaml
+  ///     counts them: its lines also end at U+0085, U+2028 and U+2029.
+  ///   - encoding: the negotiated position encoding.
+  /// - Returns: the LSP line and character of the byte `position` points at.
+  ///   A column past the end of libyaml's line gives that line's end (LSP:
+  ///   the position defaults back to the line's end); a line past the end
+  ///   gives `column` on the line as many lines past the last LSP line.
+  /// - Complexity: O(length of the LSP line), plus O(log lines) when the
+  ///   text holds U+0085, U+2028 or U+2029.
+  public func lspPosition(_ position: SourcePosition, in encoding: PositionEncoding) -> (line: Int, character: Int) {
+    let marks = markLineStarts ?? lineStarts
+    guard position.line >= 0 else { return (position.line, position.column) }
+    guard position.line < marks.count else {
+      return (position.line - (marks.count - lineStarts.count), position.column)
+    }
+    // The byte the column points at, not past the break that ends libyaml's line.
+    var offset = marks[position.line]
     var scalars = 0
-    var units = 0
-    var i = line.startIndex
-    while scalars < position.column, i < line.endIndex {
-      let (scalar, length) = Self.decode(line, at: i)
-      i += length
+    while scalars < position.column, offset < bytes.count {
+      let (scalar, length) = Self.decode(bytes, at: offset)
+      if let scalar, Self.isMarkLineBreak(scalar) { break }
+      offset += length
       scalars += 1
+    }
+    let line = markLineStarts == nil ? position.line : lspLine(containing: offset)
+    var units = 0
+    var i = lineStarts[line]
+    while i < offset {
+      let (scalar, length) = Self.decode(bytes, at: i)
+      i += length
       switch encoding {
       case .utf8: units += length
       case .utf16: units += (scalar ?? 0) > 0xFFFF ? 2 : 1
       case .utf32: units += 1
       }
     }
-    return units
+    return (line, units)
+  }
+
+  /// Whether libyaml ends a line at `scalar`.
+  private static func isMarkLineBreak(_ scalar: UInt32) -> Bool {
+    scalar == 0x0A || scalar == 0x0D || scalar == 0x85 || scalar == 0x2028 || scalar == 0x2029
+  }
+
+  /// The LSP line that holds byte `offset`.
+  private func lspLine(containing offset: Int) -> Int {
+    // The last line start at or before `offset`.
+    var low = 0
+    var high = lineStarts.count - 1
+    while low < high {
+      let mid = (low + high + 1) / 2
+      if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+    }
+    return low
   }
 
   /// Decodes one scalar at `i`: its value (nil when the bytes are not valid UTF-8) and its length in bytes.
-  private static func decode(_ s: ArraySlice<UInt8>, at i: Int) -> (UInt32?, Int) {
+  private static func decode(_ s: [UInt8], at i: Int) -> (UInt32?, Int) {
     let b0 = s[i]
     if b0 < 0x80 { return (UInt32(b0), 1) }
     let length: Int
@@ -115,10 +174,5 @@ public struct SourceText: Sendable {
     }
     guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return (nil, 1) }
     return (value, length)
-  }
-
-  /// Converts a position to LSP's `(line, character)` in `encoding`.
-  public func lspPosition(_ position: SourcePosition, in encoding: PositionEncoding) -> (line: Int, character: Int) {
-    (position.line, character(of: position, in: encoding))
   }
 }

@@ -24,12 +24,14 @@ public struct DiagnosticFormatter {
   ///   caret lines up), each ending in `\n`.
   public func format(_ d: Diagnostic) -> String {
     let kind = d.severity == .error ? "error" : "warning"
-    var out = "\(path):\(d.range.start.line + 1):\(d.range.start.column + 1): \(kind): \(d.message) [\(d.code)]\n"
-    if d.range.start.line < text.lineCount {
-      let line = String(decoding: text.lineBytes(d.range.start.line), as: UTF8.self)
+    // libyaml's line and column, as the file's line (LSP's) and scalar.
+    let at = text.lspPosition(d.range.start, in: .utf32)
+    var out = "\(path):\(at.line + 1):\(at.character + 1): \(kind): \(d.message) [\(d.code)]\n"
+    if at.line < text.lineCount {
+      let line = String(decoding: text.lineBytes(at.line), as: UTF8.self)
       out += line + "\n"
       // Tabs stay tabs so the caret lines up under them.
-      let prefix = line.unicodeScalars.prefix(d.range.start.column).map { $0 == "\t" ? "\t" : " " }.joined()
+      let prefix = line.unicodeScalars.prefix(at.character).map { $0 == "\t" ? "\t" : " " }.joined()
       out += prefix + "^\n"
     }
     return out
