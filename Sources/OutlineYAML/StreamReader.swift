@@ -13,6 +13,11 @@ struct Head {
   var ownRange: SourceRange { alias ?? event.range }
   /// An empty plain scalar: a key written without a value.
   var isEmpty: Bool { event.kind == .scalar && event.plain && event.bytes.count == 0 }
+  /// Empty, or a plain null of the YAML 1.2 core schema (`~`, `null`, `Null`,
+  /// `NULL`): how a sequence or mapping field may be written absent.
+  var isAbsentCollection: Bool {
+    isEmpty || (event.kind == .scalar && event.plain && CoreScalar(plain: event.bytes) == .null)
+  }
 }
 
 /// Reads a group-definition file's events by the outline schema (PROTOCOL
@@ -163,7 +168,7 @@ struct StreamReader {
   private mutating func items(
     _ h: Head, _ field: String, _ read: (inout Self, Head, SourceRange?) throws(BuildStop) -> Void
   ) throws(BuildStop) {
-    if h.isEmpty { return }
+    if h.isAbsentCollection { return }
     guard h.event.kind == .sequenceStart else {
       try mismatch(h, "\"\(field)\" must be a sequence")
       return
@@ -352,7 +357,7 @@ struct StreamReader {
 
   private mutating func layout(_ h: Head) throws(BuildStop) -> LayoutOverrides {
     var l = LayoutOverrides()
-    if h.isEmpty { return l }
+    if h.isAbsentCollection { return l }
     guard h.event.kind == .mappingStart else {
       try mismatch(h, "\"layout\" must be a mapping")
       return l
@@ -377,7 +382,7 @@ struct StreamReader {
   }
 
   private mutating func padding(_ h: Head, into l: inout LayoutOverrides) throws(BuildStop) {
-    if h.isEmpty { return }
+    if h.isAbsentCollection { return }
     guard h.event.kind == .mappingStart else {
       try mismatch(h, "\"padding\" must be a mapping")
       return

@@ -534,3 +534,18 @@ import Testing
       tab, [#"4:0-4:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
   }
 }
+
+@Suite struct AbsentCollectionTests {
+  @Test(arguments: ["groups:", "groups: ~", "groups: null", "groups: Null", "groups: NULL"])
+  func aNullGroupsListIsEmpty(_ yaml: String) throws {
+    #expect(try expectDocument(yaml).groups.isEmpty)
+  }
+
+  @Test func aNullRowsListOrLayoutIsAbsentButAQuotedOneIsNot() throws {
+    let doc = try expectDocument("layout: ~\ngroups:\n  - title: A\n    rows: null\n")
+    #expect(doc.groups[0].rows.isEmpty)
+    #expect(doc.layout == LayoutOverrides())
+    try expectDiagnostics(
+      "groups:\n  - title: A\n    rows: \"~\"\n", [#"2:10-2:13 error type: "rows" must be a sequence, found "~""#])
+  }
+}

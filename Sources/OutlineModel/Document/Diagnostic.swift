@@ -1,8 +1,10 @@
 /// A position in a source text: 0-based line, and 0-based column counted in
-/// Unicode scalar values from the start of that line (libyaml's unit).
+/// Unicode scalar values from the start of that line, as libyaml counts them:
+/// U+0085, U+2028 and U+2029 also end a line (YAML 1.1), where LSP lines do not.
 ///
-/// The server converts columns to the negotiated position encoding
-/// (LSP 3.17 §Position) with ``SourceText``.
+/// The server converts a position to an LSP line and character in the
+/// negotiated position encoding (LSP 3.17 §Position) with
+/// ``SourceText/lspPosition(_:in:)``.
 public struct SourcePosition: Sendable, Equatable, Comparable, Hashable {
   /// 0-based line.
   public var line: Int

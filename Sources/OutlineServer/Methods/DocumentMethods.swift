@@ -115,8 +115,12 @@ extension OutlineServer {
   /// The `-32011` error of a text with errors: their count, the first, and every diagnostic.
   func invalidOutline(_ loaded: Loaded) -> ResponseError {
     let errors = loaded.diagnostics.filter { $0.severity == .error }
-    let first = errors.first.map { "\($0.range.start.line + 1):\($0.range.start.column + 1): \($0.message)" }
-    return invalidOutline(jsonDiagnostics(loaded.diagnostics, loaded.text), errors.count, first)
+    let source = loaded.text()
+    let first = errors.first.map { d in
+      let at = source.lspPosition(d.range.start, in: .utf32)
+      return "\(at.line + 1):\(at.character + 1): \(d.message)"
+    }
+    return invalidOutline(jsonDiagnostics(loaded.diagnostics, { source }), errors.count, first)
   }
 
   func invalidOutline(_ diagnostics: [JSONValue], _ errorCount: Int, _ first: String?) -> ResponseError {
