@@ -11,6 +11,23 @@ import Testing
     expectJSON(r, ["version": 1, "total": 5, "groupCount": 4, "rowCount": 3, "diagnostics": []])
   }
 
+  @Test func aFileURIWithoutAPathOrOnAnotherHostIsRefusedByName() throws {
+    let s = try ServerProcess.started()
+    for uri in ["file://", "file:"] {
+      let e = s.error("openOutline", ["uri": .string(uri)])
+      #expect(e["code"] == -32602)
+      #expect(e["message"] == .string("\"uri\" names no file: \(uri)"))
+    }
+    let far = s.error("openOutline", ["uri": "file://elsewhere/tmp/x.yaml"])
+    #expect(far["code"] == -32013)
+    #expect(far["message"]?.stringValue?.contains("elsewhere") == true)
+    let url = writeFixture(smallOutline)
+    let local = "file://localhost" + url.path
+    #expect(s.result("openOutline", ["uri": .string(local)])["total"] == 5)
+    let notDirectory = s.error("openOutline", ["uri": .string(url.absoluteString + "/x.yaml")])
+    #expect(notDirectory["message"] == .string("cannot read \(url.path)/x.yaml: a part of the path is not a directory"))
+  }
+
   @Test func textWinsOverTheFileOfAFileURI() throws {
     let s = try ServerProcess.started()
     let url = writeFixture(smallOutline)

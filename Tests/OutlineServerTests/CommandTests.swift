@@ -74,6 +74,15 @@ import Testing
     #expect(OutlineRenderer(state: s).render() == "▸ G !  1/2\n▸ H  0/0\n")
   }
 
+  @Test func controlCharactersAreNotPassedToTheTerminal() throws {
+    let s = try state(
+      #"groups: [{title: "a\e[31mRED", badge: "\e]0;title\a", expanded: true, rows: [{title: "x\u0085y"}]}]"#
+        + "\n", width: 40)
+    let out = OutlineRenderer(state: s).render()
+    #expect(out == "▾ a[31mRED ]0;title  1/1\n  ● xy\n")
+    #expect(!out.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+  }
+
   @Test func theOutlineTitleComesFirstAndMaxLinesCaps() throws {
     var s = try state(
       "title: T\ngroups:\n  - {title: G, expanded: true, rows: [{title: aaaa bbbb cccc dddd}]}\n", width: 8)

@@ -137,6 +137,12 @@ extension OutlineServer {
     guard let url = URL(string: uri), url.isFileURL else {
       throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
     }
+    if let host = url.host, !host.isEmpty, host != "localhost" {
+      throw ResponseError(code: .fileError, message: "cannot read \(uri): the file is on host \"\(host)\", not here")
+    }
+    guard !url.path.isEmpty else {
+      throw .invalidParams("\"uri\" names no file: \(uri)")
+    }
     return .file(path: url.path)
   }
 
@@ -180,7 +186,8 @@ extension OutlineServer {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       switch errno {
-      case ENOENT, ENOTDIR: throw failure("no such file")
+      case ENOENT: throw failure("no such file")
+      case ENOTDIR: throw failure("a part of the path is not a directory")
       case EACCES, EPERM: throw failure("permission denied")
       default: throw failure(String(cString: strerror(errno)))
       }
