@@ -285,43 +285,8 @@ public struct OutlineLoader {
   /// The offset of the first byte that is not part of well-formed UTF-8
   /// (Unicode §3.9, Table 3-7), or `nil`.
   static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-    bytes.withUnsafeBufferPointer { b in
-      var i = 0
-      let n = b.count
-      while i < n {
-        // Fast path: eight ASCII bytes at a time.
-        while i + 8 <= n,
-          UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-        {
-          i += 8
-        }
-        guard i < n else { break }
-        let c = b[i]
-        if c < 0x80 {
-          i += 1
-          continue
-        }
-        var length = 0
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch c {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: (length, low) = (3, 0xA0)
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: (length, high) = (3, 0x9F)
-        case 0xF0: (length, low) = (4, 0x90)
-        case 0xF1...0xF3: length = 4
-        case 0xF4: (length, high) = (4, 0x8F)
-        default: return i
-        }
-        guard i + 1 < n, b[i + 1] >= low, b[i + 1] <= high else { return i }
-        for k in 2..<length {
-          guard i + k < n, b[i + k] & 0xC0 == 0x80 else { return i }
-        }
-        i += length
-      }
-      return nil
-    }
+    var checker = UTF8Checker()
+    return bytes.withUnsafeBufferPointer { checker.check($0, at: 0) } ?? checker.finish()
   }
 }
 
