@@ -233,18 +233,26 @@ import Testing
 
   // MARK: Cancellation
 
-  @Test func aRequestAndItsCancelInOneWrite() throws {
-    let s = try ServerProcess()
-    s.initialize()
+  /// A 100,000-row outline: its open runs long enough to cancel behind it.
+  static let longOpenText: String = {
     var text = "groups:\n"
     for g in 0..<2_000 {
       text += "  - title: Group \(g)\n    rows:\n"
       for r in 0..<50 { text += "      - {title: Row \(g).\(r)}\n" }
     }
-    func body(_ v: JSONValue) -> [UInt8] {
-      let data = try! JSONEncoder().encode(v)
-      return Array("Content-Length: \(data.count)\r\n\r\n".utf8) + Array(data)
-    }
+    return text
+  }()
+
+  /// `v` framed with a Content-Length header, for writing several messages at once.
+  private func body(_ v: JSONValue) -> [UInt8] {
+    let data = try! JSONEncoder().encode(v)
+    return Array("Content-Length: \(data.count)\r\n\r\n".utf8) + Array(data)
+  }
+
+  @Test func aRequestAndItsCancelInOneWrite() throws {
+    let s = try ServerProcess()
+    s.initialize()
+    let text = Self.longOpenText
     // A long open, a request queued behind it, and the cancels of both: one write.
     let open: JSONValue = [
       "jsonrpc": "2.0", "id": 100, "method": "openOutline", "params": ["uri": "mem:c", "text": .string(text)],
@@ -269,15 +277,7 @@ import Testing
     // also when it fails, and so also when it is cancelled before it runs.
     let s = try ServerProcess()
     s.initialize()
-    var text = "groups:\n"
-    for g in 0..<2_000 {
-      text += "  - title: Group \(g)\n    rows:\n"
-      for r in 0..<50 { text += "      - {title: Row \(g).\(r)}\n" }
-    }
-    func body(_ v: JSONValue) -> [UInt8] {
-      let data = try! JSONEncoder().encode(v)
-      return Array("Content-Length: \(data.count)\r\n\r\n".utf8) + Array(data)
-    }
+    let text = Self.longOpenText
     let long: JSONValue = [
       "jsonrpc": "2.0", "id": 1, "method": "openOutline", "params": ["uri": "mem:long", "text": .string(text)],
     ]
