@@ -113,6 +113,16 @@ import Testing
         == "x.yaml:2:2: warning: unknown key \"b\" [unknown-key]\n\tb: 1\n\t^\n")
   }
 
+  @Test func theCaretStandsUnderTheColumnAfterWideCharacters() throws {
+    // 21 scalars before the second x; 是是 take 4 cells, é (e + combining acute) 1.
+    let bytes = Array("{是是: 1, e\u{301}: 2, x: 3, x: 4}\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    let d = try #require(result.diagnostics.first { $0.code == "duplicate-key" })
+    let lines = DiagnosticFormatter(path: "w.yaml", text: SourceText(bytes)).format(d).split(separator: "\n")
+    #expect(lines[0] == "w.yaml:1:22: error: duplicate key \"x\" [duplicate-key]")
+    #expect(lines[2] == String(repeating: " ", count: 22) + "^")
+  }
+
   @Test func aPositionPastTheTextHasNoSourceLine() throws {
     let d = Diagnostic(
       range: SourceRange(start: SourcePosition(line: 5, column: 0), end: SourcePosition(line: 5, column: 0)),

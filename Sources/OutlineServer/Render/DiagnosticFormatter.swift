@@ -3,12 +3,14 @@ import OutlineModel
 /// Formats diagnostics for people, as compilers do:
 /// `groups.yaml:12:5: error: duplicate key "title"`, then the source line and
 /// a caret under the column. Lines and columns are 1-based here; columns
-/// count Unicode scalars.
+/// count Unicode scalars; the caret is placed by display width (UAX #11).
 public struct DiagnosticFormatter {
   /// The file name put before each message, as given.
   public let path: String
   /// The file's text, for the source line shown under each message.
   public let text: SourceText
+  /// Cells each character takes, to place the caret.
+  private let widths = UnicodeClusterWidths()
 
   /// A formatter for diagnostics of the file at `path` whose bytes `text` holds.
   public init(path: String, text: SourceText) {
@@ -30,8 +32,22 @@ public struct DiagnosticFormatter {
     if at.line < text.lineCount {
       let line = String(decoding: text.lineBytes(at.line), as: UTF8.self)
       out += line + "\n"
-      // Tabs stay tabs so the caret lines up under them.
-      let prefix = line.unicodeScalars.prefix(at.character).map { $0 == "\t" ? "\t" : " " }.joined()
+      // Under each cluster before the column, as many spaces as it takes cells
+      // (UAX #11: a wide character two, a combining mark none); tabs stay tabs.
+      var before = String.UnicodeScalarView()
+      before.append(contentsOf: line.unicodeScalars.prefix(at.character))
+      var prefix = ""
+      for c in String(before) {
+        if c == "\t" {
+          prefix += "\t"
+          continue
+        }
+        switch widths.widthClass(of: c) {
+        case .zero: break
+        case .narrow: prefix += " "
+        case .wide: prefix += "  "
+        }
+      }
       out += prefix + "^\n"
     }
     return out
