@@ -112,14 +112,15 @@ import Testing
     #expect(run.stderr == "\(file.path):3:5: error: duplicate key \"title\" [duplicate-key]\n    title: B\n    ^\n")
   }
 
-  /// libyaml counts U+2028 as a line break; the message gives the file's own line.
+  /// libyaml counts U+2028 as a line break; the message gives the file's own line
+  /// (printed with the separator as a space, so it stays one line on a terminal).
   @Test func renderPlacesADiagnosticAfterALineSeparatorOnTheFilesLine() throws {
     let file = writeFixture("{title: \"a\u{2028}b\", foo: 1, groups: []}\n", name: "ls.yaml")
     let run = try runServer(["render", file.path])
     #expect(run.status == 0)
     #expect(
       run.stderr
-        == "\(file.path):1:16: warning: unknown key \"foo\" [unknown-key]\n{title: \"a\u{2028}b\", foo: 1, groups: []}\n"
+        == "\(file.path):1:16: warning: unknown key \"foo\" [unknown-key]\n{title: \"a b\", foo: 1, groups: []}\n"
         + "               ^\n")
   }
 

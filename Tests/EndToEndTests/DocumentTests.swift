@@ -22,8 +22,11 @@ import Testing
     #expect(far["code"] == -32013)
     #expect(far["message"]?.stringValue?.contains("elsewhere") == true)
     let url = writeFixture(smallOutline)
-    let local = "file://localhost" + url.path
-    #expect(s.result("openOutline", ["uri": .string(local)])["total"] == 5)
+    for host in ["localhost", "LOCALHOST"] {
+      #expect(s.result("openOutline", ["uri": .string("file://\(host)" + url.path)])["total"] == 5)
+    }
+    let slash = s.error("openOutline", ["uri": .string(url.absoluteString + "/")])
+    #expect(slash["message"] == .string("cannot read \(url.path)/: a part of the path is not a directory"))
     let notDirectory = s.error("openOutline", ["uri": .string(url.absoluteString + "/x.yaml")])
     #expect(notDirectory["message"] == .string("cannot read \(url.path)/x.yaml: a part of the path is not a directory"))
   }
@@ -125,6 +128,23 @@ import Testing
     #expect(s.visibleIDs("untitled:1") == filtered)
     _ = s.result("filterOutline", ["uri": "untitled:1", "query": ""])
     #expect(s.visibleIDs("untitled:1") != filtered)
+  }
+
+  @Test func reopeningWithTheSamePolicyOrALayoutKeepsFocusAndVersion() throws {
+    let s = try ServerProcess.started()
+    s.open("untitled:1", smallOutline)
+    _ = s.result("setViewState", ["uri": "untitled:1", "expanded": ["a"], "focus": "r1", "scrollTop": 1])
+    let version = s.version("untitled:1")
+    for extra: [String: JSONValue] in [["policy": "multiple"], ["layout": [:]], ["layout": ["width": 80]]] {
+      let r = s.open("untitled:1", smallOutline, extra)
+      #expect(r["version"]?.intValue == version, "\(extra)")
+      let view = s.result("getViewState", ["uri": "untitled:1"])
+      #expect(view["focus"] == "r1")
+      #expect(view["scrollTop"] == 1)
+    }
+    // Another policy rebuilds, and still keeps focus and scroll.
+    _ = s.open("untitled:1", smallOutline, ["policy": "single"])
+    #expect(s.result("getViewState", ["uri": "untitled:1"])["focus"] == "r1")
   }
 
   @Test func thePolicyParamWinsOverTheFilesExpansion() throws {

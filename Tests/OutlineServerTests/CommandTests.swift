@@ -80,6 +80,9 @@ import Testing
         + "\n", width: 40)
     let out = OutlineRenderer(state: s).render()
     #expect(out == "▾ a[31mRED ]0;title  1/1\n  ● xy\n")
+    var t = try state("title: \"Top\\e]0;pwned\\a\\u202Ex\"\ngroups: [{title: g}]\n", width: 40)
+    _ = try t.expandAll()
+    #expect(OutlineRenderer(state: t).render() == "Top]0;pwnedx\n▾ g  0/0\n")
     #expect(!out.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
   }
 
@@ -121,6 +124,17 @@ import Testing
     let lines = DiagnosticFormatter(path: "w.yaml", text: SourceText(bytes)).format(d).split(separator: "\n")
     #expect(lines[0] == "w.yaml:1:22: error: duplicate key \"x\" [duplicate-key]")
     #expect(lines[2] == String(repeating: " ", count: 22) + "^")
+  }
+
+  @Test func messagesAndSourceLinesReachTheTerminalWithoutControls() throws {
+    let bytes = Array("groups:\n  - title: a\n    \"\\e[2J\\e]0;x\\a\": 3\n\tzz\u{202E}: \u{1B}[31m\n".utf8)
+    let result = try OutlineLoader.load(bytes)
+    let text = result.diagnostics.map(DiagnosticFormatter(path: "e.yaml", text: SourceText(bytes)).format).joined()
+    #expect(!text.isEmpty)
+    #expect(
+      !text.unicodeScalars.contains {
+        ($0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t") || $0 == "\u{202E}"
+      })
   }
 
   @Test func aPositionPastTheTextHasNoSourceLine() throws {

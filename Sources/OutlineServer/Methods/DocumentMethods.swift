@@ -44,14 +44,26 @@ extension OutlineServer {
         // over it) would give an outline that never existed: compare its
         // size and times before and after, and read it again if they moved.
         var attempt = 0
+        // Progress only rises, also over a second read.
+        var reported = 0.0
+        let rising = progress.map { report in
+          { (fraction: Double) in
+            if fraction > reported {
+              reported = fraction
+              report(fraction)
+            }
+          }
+        }
         while true {
           attempt += 1
+          // Give a writer caught mid-save a moment before reading again.
+          if attempt > 1 { usleep(100_000) }
           let file = try Self.openRegularFile(path)
           defer { close(file.descriptor) }
           let before = Self.fileStamp(file.descriptor)
           let result = try OutlineLoader.loadOutline(
             .file(descriptor: file.descriptor, size: file.size), options: options,
-            shouldCancel: { cancellation.isCancelled }, progress: progress)
+            shouldCancel: { cancellation.isCancelled }, progress: rising)
           if before != nil, Self.fileStamp(file.descriptor) == before {
             loaded = result
             break
@@ -91,7 +103,7 @@ extension OutlineServer {
   }
 
   /// The diagnostics an answer lists: all of them up to ``maxDiagnostics``;
-  /// past that, errors before warnings, the first by position, and last a
+  /// past that, errors then warnings, each by position, and last a
   /// `too-many-diagnostics` warning that counts the rest. A file with an
   /// unknown key on each of 300,000 rows would otherwise answer 57 MB.
   static func listed(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
@@ -102,7 +114,7 @@ extension OutlineServer {
     for i in diagnostics.indices where diagnostics[i].severity != .error && chosen.count < keep { chosen.append(i) }
     let isChosen = Set(chosen)
     var kept = chosen.map { diagnostics[$0] }
-    kept.sort { ($0.range.start, $0.severity.rawValue) < ($1.range.start, $1.severity.rawValue) }
+    kept.sort { ($0.severity.rawValue, $0.range.start) < ($1.severity.rawValue, $1.range.start) }
     let omitted = diagnostics.count - kept.count
     let firstOmitted = diagnostics.indices.first { !isChosen.contains($0) }.map { diagnostics[$0] }
     kept.append(
@@ -137,13 +149,14 @@ extension OutlineServer {
     guard let url = URL(string: uri), url.isFileURL else {
       throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
     }
-    if let host = url.host, !host.isEmpty, host != "localhost" {
+    if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
       throw ResponseError(code: .fileError, message: "cannot read \(uri): the file is on host \"\(host)\", not here")
     }
     guard !url.path.isEmpty else {
       throw .invalidParams("\"uri\" names no file: \(uri)")
     }
-    return .file(path: url.path)
+    // `url.path` drops a trailing slash; keep it, so a file named as a directory is ENOTDIR.
+    return .file(path: url.path + (url.hasDirectoryPath && url.path != "/" ? "/" : ""))
   }
 
   /// What tells one version of an open file from the next: its size and its
@@ -241,19 +254,25 @@ extension OutlineServer {
     }
     let path = ViewStateStore.realPath(ofURI: uri)
     var state: OutlineState
-    if let previous = documents[uri], policy == nil, layout == nil {
-      // Re-opening with nothing new from the host is a new text for the same
-      // outline, as changeOutline: expansion, filter, focus, scroll and the
-      // host's layout stay, and the version moves only if something shown changed.
+    let previous = documents[uri]
+    if let previous, policy == nil || policy == previous.state.policy {
+      // Re-opening under the same policy is a new text for the same outline,
+      // as changeOutline: expansion, filter, focus, scroll and the host's
+      // layout stay; a `layout` is applied as setLayout; the version moves
+      // only if something shown changed.
       state = previous.state
       _ = state.replace(with: outline)
+      if let layout { _ = state.setLayout(layout) }
     } else {
       state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
     }
-    if let previous = documents[uri], policy != nil || layout != nil {
-      // New host options: the file's defaults under them, then the user's expansion by id and filter.
+    if let previous, policy != nil, policy != previous.state.policy {
+      // Another policy: the file's defaults under it, then the user's expansion
+      // by id, filter, focus and scroll.
       state.restoreExpansion(previous.state.expansionByID, after: previous.state.version)
       if let query = previous.state.filterQuery { _ = state.filter(query) }
+      state.setFocus(previous.state.focus.flatMap { state.outline.position(of: previous.state.outline.id(at: $0)) })
+      state.scrollTop = previous.state.scrollTop
     } else if documents[uri] == nil, let path, let saved = viewStates?.load(path: path) {
       // The user's saved state wins over the file's defaults; ids that left the file are dropped.
       var byID: [String: Bool] = [:]

@@ -28,16 +28,18 @@ public struct DiagnosticFormatter {
     let kind = d.severity == .error ? "error" : "warning"
     // libyaml's line and column, as the file's line (LSP's) and scalar.
     let at = text.lspPosition(d.range.start, in: .utf32)
-    var out = "\(path):\(at.line + 1):\(at.character + 1): \(kind): \(d.message) [\(d.code)]\n"
+    // Messages quote the file's text, so both go through TerminalText.
+    var out =
+      "\(path):\(at.line + 1):\(at.character + 1): \(kind): \(TerminalText.printable(d.message)) [\(d.code)]\n"
     if at.line < text.lineCount {
       let line = String(decoding: text.lineBytes(at.line), as: UTF8.self)
-      out += line + "\n"
+      out += TerminalText.printable(line) + "\n"
       // Under each cluster before the column, as many spaces as it takes cells
       // (UAX #11: a wide character two, a combining mark none); tabs stay tabs.
       var before = String.UnicodeScalarView()
       before.append(contentsOf: line.unicodeScalars.prefix(at.character))
       var prefix = ""
-      for c in String(before) {
+      for c in TerminalText.printable(String(before)) {
         if c == "\t" {
           prefix += "\t"
           continue

@@ -38,7 +38,7 @@ public struct OutlineRenderer {
   /// The text of the whole visible list, one line per drawn line, each ending in `\n`.
   public func render() -> String {
     var out = ""
-    if let title = state.outline.title { out += title + "\n" }
+    if let title = state.outline.title { out += TerminalText.printable(title) + "\n" }
     let layout = state.layout
     let heights = RowHeights(layout: layout, widths: state.widths)
     let top = Int(layout.padding.top.rounded(.down))
@@ -72,28 +72,11 @@ public struct OutlineRenderer {
       let marker = isGroup ? (v.expanded ? "▾ " : "▸ ") : (outline.active(at: p) ? "● " : "○ ")
       for (i, line) in lines.enumerated() {
         let lead = i == min(top, lines.count - 1) ? marker : "  "
-        let drawn = indent + lead + pad + Self.printable(line)
+        let drawn = indent + lead + pad + TerminalText.printable(line)
         out += (line.isEmpty && i != min(top, lines.count - 1) ? "" : drawn) + "\n"
       }
     }
     return out
-  }
-
-  /// `line` without control characters (C0, DEL, C1; Unicode general category
-  /// Cc), which a terminal would act on (an escape sequence can retitle the
-  /// window or recolour what follows); a line break left in an unwrapped
-  /// header becomes a space. Controls measure zero width, so the layout holds.
-  static func printable(_ line: String) -> String {
-    guard line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return line }
-    var out = String.UnicodeScalarView()
-    for u in line.unicodeScalars {
-      if u.properties.generalCategory != .control {
-        out.append(u)
-      } else if u == "\n" || u == "\r" {
-        out.append(" ")
-      }
-    }
-    return String(out)
   }
 
   /// `line` with each tab replaced by the spaces it advances by (from the line's start).
