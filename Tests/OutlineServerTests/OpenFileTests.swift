@@ -44,7 +44,9 @@ import Testing
     defer { unlink(path) }
     let server = OutlineServer(exitProcess: { _ in })
     var rewritten = false
-    let loaded = try server.load(.file(path: path), cancellation: CancellationToken()) { _ in
+    var fractions: [Double] = []
+    let loaded = try server.load(.file(path: path), cancellation: CancellationToken()) { fraction in
+      fractions.append(fraction)
       guard !rewritten else { return }
       rewritten = true
       // Truncate and write, as an editor saving in place does.
@@ -53,6 +55,9 @@ import Testing
       close(fd)
     }
     #expect(rewritten)
+    // Progress rises over both reads, each fraction once.
+    #expect(fractions == fractions.sorted() && Set(fractions).count == fractions.count)
+    #expect(fractions.last == 1)
     let outline = try #require(loaded.outline)
     #expect(outline.rowCount == 1)
     #expect(outline.title(at: 0) == "New")
