@@ -419,6 +419,18 @@ public struct OutlineState: Sendable {
     version = max(version, previousVersion + 1)
   }
 
+  /// Restores a user's view: the expansion of groups by id (see
+  /// ``restoreExpansion(_:after:)``), the focus by id (dropped when the id
+  /// is not in the outline) and the scroll offset.
+  /// - Complexity: O(n).
+  public mutating func restoreView(
+    expansion byID: [String: Bool], focus id: String?, scrollTop: Double?, after previousVersion: Int
+  ) {
+    restoreExpansion(byID, after: previousVersion)
+    setFocus(id.flatMap { outline.position(of: $0) })
+    self.scrollTop = scrollTop
+  }
+
   // MARK: New text
 
   /// Replaces the structure with a new version of the file: the user's

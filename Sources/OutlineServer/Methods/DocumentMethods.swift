@@ -31,64 +31,72 @@ extension OutlineServer {
   {
     var options = OutlineLoader.Options()
     options.maxNodes = self.options.maxNodes
-    let loaded: (outline: Outline?, diagnostics: [Diagnostic])
-    let text: () -> SourceText
-    do {
-      switch source {
-      case .text(let bytes):
-        loaded = try OutlineLoader.loadOutline(
-          .bytes(bytes), options: options, shouldCancel: { cancellation.isCancelled }, progress: progress)
-        text = { SourceText(bytes) }
-      case .file(let path):
-        // A file rewritten in place while it is streamed (an editor saving
-        // over it) would give an outline that never existed: compare its
-        // size and times before and after, and read it again if they moved.
-        var attempt = 0
-        // Progress only rises, also over a second read.
-        var reported = 0.0
-        let rising = progress.map { report in
-          { (fraction: Double) in
-            if fraction > reported {
-              reported = fraction
-              report(fraction)
-            }
-          }
-        }
-        while true {
-          attempt += 1
-          // Give a writer caught mid-save a moment before reading again.
-          if attempt > 1 { usleep(100_000) }
-          let file = try Self.openRegularFile(path)
-          defer { close(file.descriptor) }
-          let before = Self.fileStamp(file.descriptor)
-          let result = try OutlineLoader.loadOutline(
-            .file(descriptor: file.descriptor, size: file.size), options: options,
-            shouldCancel: { cancellation.isCancelled }, progress: rising)
-          if before != nil, Self.fileStamp(file.descriptor) == before {
-            loaded = result
-            break
-          }
-          guard attempt < 3 else {
-            throw ResponseError(
-              code: .fileError, message: "cannot read \(path): it changed while it was read, \(attempt) times")
-          }
-          log.info("\(path) changed while it was read; reading it again")
-        }
-        // Read again only to place a diagnostic (the file was streamed).
-        text = { SourceText((try? Self.readRegularFile(path)) ?? []) }
+    let shouldCancel = { cancellation.isCancelled }
+    switch source {
+    case .text(let bytes):
+      let loaded = try Self.loading("the text") {
+        try OutlineLoader.loadOutline(.bytes(bytes), options: options, shouldCancel: shouldCancel, progress: progress)
       }
-    } catch let error as ResponseError {
-      throw error
+      return Loaded(outline: loaded.outline, diagnostics: loaded.diagnostics, text: { SourceText(bytes) })
+    case .file(let path):
+      let loaded = try loadFile(path, options: options, shouldCancel: shouldCancel, progress: progress)
+      // Read again only to place a diagnostic (the file was streamed).
+      return Loaded(
+        outline: loaded.outline, diagnostics: loaded.diagnostics,
+        text: { SourceText((try? Self.readRegularFile(path)) ?? []) })
+    }
+  }
+
+  /// Streams the regular file at `path` into an outline. A file rewritten in
+  /// place while it is read (an editor saving over it) would give an outline
+  /// that never existed: its size and times are compared before and after,
+  /// and it is read again if they moved, up to three times. Progress only
+  /// rises, also over a second read.
+  /// - Throws: `-32800` when cancelled; `-32013` when it cannot be read or keeps changing.
+  private func loadFile(
+    _ path: String, options: OutlineLoader.Options, shouldCancel: @escaping () -> Bool,
+    progress: ((Double) -> Void)?
+  ) throws(ResponseError) -> (outline: Outline?, diagnostics: [Diagnostic]) {
+    var reported = 0.0
+    let rising = progress.map { report in
+      { (fraction: Double) in
+        if fraction > reported {
+          reported = fraction
+          report(fraction)
+        }
+      }
+    }
+    for attempt in 1...3 {
+      // Give a writer caught mid-save a moment before reading again.
+      if attempt > 1 {
+        log.info("\(path) changed while it was read; reading it again")
+        usleep(100_000)
+      }
+      let file = try Self.openRegularFile(path)
+      defer { close(file.descriptor) }
+      let before = Self.fileStamp(file.descriptor)
+      let result = try Self.loading(path) {
+        try OutlineLoader.loadOutline(
+          .file(descriptor: file.descriptor, size: file.size), options: options, shouldCancel: shouldCancel,
+          progress: rising)
+      }
+      if before != nil, Self.fileStamp(file.descriptor) == before { return result }
+    }
+    throw ResponseError(code: .fileError, message: "cannot read \(path): it changed while it was read, 3 times")
+  }
+
+  /// Runs a load, turning its errors into the protocol's: `-32800` when
+  /// cancelled, `-32013` naming `name` when a read failed.
+  private static func loading<T>(_ name: String, _ body: () throws -> T) throws(ResponseError) -> T {
+    do {
+      return try body()
     } catch is CancellationError {
       throw .cancelled
     } catch let error as OutlineLoader.ReadError {
-      let path: String
-      if case .file(let p) = source { path = p } else { path = "the text" }
-      throw ResponseError(code: .fileError, message: "cannot read \(path): \(String(cString: strerror(error.code)))")
+      throw ResponseError(code: .fileError, message: "cannot read \(name): \(String(cString: strerror(error.code)))")
     } catch {
       throw ResponseError(code: .internalError, message: "loading failed: \(error)")
     }
-    return Loaded(outline: loaded.outline, diagnostics: loaded.diagnostics, text: text)
   }
 
   /// Most diagnostics one answer lists; see ``listed(_:)``.
@@ -130,17 +138,12 @@ extension OutlineServer {
     let source = loaded.text()
     let first = errors.first.map { d in
       let at = source.lspPosition(d.range.start, in: .utf32)
-      return "\(at.line + 1):\(at.character + 1): \(d.message)"
+      return "; first at \(at.line + 1):\(at.character + 1): \(d.message)"
     }
-    return invalidOutline(jsonDiagnostics(loaded.diagnostics, { source }), errors.count, first)
-  }
-
-  func invalidOutline(_ diagnostics: [JSONValue], _ errorCount: Int, _ first: String?) -> ResponseError {
-    ResponseError(
+    return ResponseError(
       code: .invalidOutline,
-      message: "the outline has \(errorCount) error\(errorCount == 1 ? "" : "s")"
-        + (first.map { "; first at \($0)" } ?? ""),
-      data: .object(["diagnostics": .array(diagnostics)]))
+      message: "the outline has \(errors.count) error\(errors.count == 1 ? "" : "s")" + (first ?? ""),
+      data: .object(["diagnostics": .array(jsonDiagnostics(loaded.diagnostics, { source }))]))
   }
 
   /// Where `uri`'s text comes from: `text` when given, else the file a `file:` uri names.
@@ -254,8 +257,7 @@ extension OutlineServer {
     }
     let path = ViewStateStore.realPath(ofURI: uri)
     var state: OutlineState
-    let previous = documents[uri]
-    if let previous, policy == nil || policy == previous.state.policy {
+    if let previous = documents[uri], policy == nil || policy == previous.state.policy {
       // Re-opening under the same policy is a new text for the same outline,
       // as changeOutline: expansion, filter, focus, scroll and the host's
       // layout stay; a `layout` is applied as setLayout; the version moves
@@ -265,22 +267,20 @@ extension OutlineServer {
       if let layout { _ = state.setLayout(layout) }
     } else {
       state = OutlineState(outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: widths)
-    }
-    if let previous, policy != nil, policy != previous.state.policy {
-      // Another policy: the file's defaults under it, then the user's expansion
-      // by id, filter, focus and scroll.
-      state.restoreExpansion(previous.state.expansionByID, after: previous.state.version)
-      if let query = previous.state.filterQuery { _ = state.filter(query) }
-      state.setFocus(previous.state.focus.flatMap { state.outline.position(of: previous.state.outline.id(at: $0)) })
-      state.scrollTop = previous.state.scrollTop
-    } else if documents[uri] == nil, let path, let saved = viewStates?.load(path: path) {
-      // The user's saved state wins over the file's defaults; ids that left the file are dropped.
-      var byID: [String: Bool] = [:]
-      for id in saved.collapsed { byID[id] = false }
-      for id in saved.expanded { byID[id] = true }
-      state.restoreExpansion(byID, after: 0)
-      state.setFocus(saved.focus.flatMap { state.outline.position(of: $0) })
-      state.scrollTop = saved.scrollTop
+      if let previous = documents[uri] {
+        // Another policy: the file's defaults under it, then the user's view.
+        let old = previous.state
+        state.restoreView(
+          expansion: old.expansionByID, focus: old.focus.map { old.outline.id(at: $0) }, scrollTop: old.scrollTop,
+          after: old.version)
+        if let query = old.filterQuery { _ = state.filter(query) }
+      } else if let path, let saved = viewStates?.load(path: path) {
+        // The user's saved view wins over the file's defaults; ids that left the file are dropped.
+        var byID: [String: Bool] = [:]
+        for id in saved.collapsed { byID[id] = false }
+        for id in saved.expanded { byID[id] = true }
+        state.restoreView(expansion: byID, focus: saved.focus, scrollTop: saved.scrollTop, after: 0)
+      }
     }
     try cancellation.check()
     documents[uri] = OpenDocument(uri: uri, state: state, path: path)
