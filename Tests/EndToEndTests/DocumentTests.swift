@@ -147,6 +147,17 @@ import Testing
     #expect(s.result("getViewState", ["uri": "untitled:1"])["focus"] == "r1")
   }
 
+  @Test func pastAThousandDiagnosticsTheLastCountsTheRest() throws {
+    let s = try ServerProcess.started()
+    let rows = (0..<1_500).map { "      - {title: r\($0), zz: 1}\n" }.joined()
+    let r = s.open("untitled:many", "groups:\n  - title: G\n    rows:\n" + rows)
+    let diagnostics = try #require(r["diagnostics"]?.arrayValue)
+    #expect(diagnostics.count == 1_000)
+    #expect(diagnostics.last?["code"] == "too-many-diagnostics")
+    #expect(diagnostics.last?["severity"] == 2)
+    #expect(diagnostics.last?["message"] == "501 more diagnostics are not listed (only the first 999 are)")
+  }
+
   @Test func thePolicyParamWinsOverTheFilesExpansion() throws {
     let s = try ServerProcess.started()
     s.open("untitled:single", "expansion: single\n" + smallOutline, ["policy": "multiple"])
