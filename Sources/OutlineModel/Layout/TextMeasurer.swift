@@ -83,9 +83,6 @@ public struct TextMeasurer: Sendable {
   /// making a `String`; other text goes through ``lineCount(_:width:)``.
   /// - Complexity: O(`utf8.count`).
   public func lineCount(utf8: UnsafeBufferPointer<UInt8>, width: Double) -> Int {
-    for b in utf8 where b >= 0x80 || b == 0x0D {
-      return lineCount(String(decoding: utf8, as: UTF8.self), width: width)
-    }
     let limit = width + 1e-9
     var lines = 1
     var lineStart = 0
@@ -94,6 +91,8 @@ public struct TextMeasurer: Sendable {
     var breakAt = -1
     var xAtBreak: Double = 0
     for (i, byte) in utf8.enumerated() {
+      // Not ASCII, or a CR (CR LF is one cluster): the String path, from the start.
+      if byte >= 0x80 || byte == 0x0D { return lineCount(String(decoding: utf8, as: UTF8.self), width: width) }
       if byte == 0x0A {
         lines += 1
         lineStart = i + 1

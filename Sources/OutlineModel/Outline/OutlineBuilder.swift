@@ -394,11 +394,7 @@ public struct OutlineBuilder: OutlineSink {
 
   /// The item whose id is `key` in `ids`, or the empty slot for it.
   private func lookup(_ key: UnsafeBufferPointer<UInt8>, in ids: IDTable) -> (position: Int32?, slot: Int) {
-    table.arena.withUnsafeBufferPointer { a in
-      table.spans.withUnsafeBufferPointer { spans in
-        ids.find(key) { OutlineItemTable.slice(a, spans[Int($0)].idStart, spans[Int($0)].idLength) }
-      }
-    }
+    table.find(key, in: ids)
   }
 
   private func lookup(_ own: TextSpans, in ids: IDTable) -> (position: Int32?, slot: Int) {

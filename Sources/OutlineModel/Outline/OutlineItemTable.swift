@@ -56,9 +56,15 @@ struct OutlineItemTable: Sendable {
 
   /// The item position of the id whose UTF-8 bytes are `key`, or `nil`.
   func position(ofUTF8 key: UnsafeBufferPointer<UInt8>) -> Int? {
+    find(key, in: ids).position.map { Int($0) }
+  }
+
+  /// Looks `key` up in `ids`, a table of positions of this table's items
+  /// keyed by their id bytes: the item found, or the empty slot for it.
+  func find(_ key: UnsafeBufferPointer<UInt8>, in ids: IDTable) -> (position: Int32?, slot: Int) {
     arena.withUnsafeBufferPointer { a in
       spans.withUnsafeBufferPointer { s in
-        ids.find(key) { p in Self.slice(a, s[Int(p)].idStart, s[Int(p)].idLength) }.position.map { Int($0) }
+        ids.find(key) { p in Self.slice(a, s[Int(p)].idStart, s[Int(p)].idLength) }
       }
     }
   }
@@ -105,8 +111,6 @@ struct OutlineItemTable: Sendable {
     let g = groupNumbers[p]
     return g >= 0 ? Int(groupEnds[Int(g)]) : p + 1
   }
-  /// Whether the item at `p` is the last child of its parent. O(1).
-  func isLastChild(at p: Int) -> Bool { lastChildFlags[p] }
   /// Groups: direct subgroups + direct rows; rows: 0. O(1).
   func childCount(at p: Int) -> Int {
     let g = groupNumbers[p]

@@ -189,19 +189,20 @@ extension OutlineState {
     if foldedTexts == nil { foldedTexts = FoldedTexts(outline) }
     let folded = foldedTexts!
     var shown = [Bool](repeating: false, count: outline.count)
-    let matched: [Int]
-    matched = folded.rows(containing: match.foldedQuery)
+    let matched = folded.rows(containing: match.foldedQuery)
+    // Read once: `self` changes in this method, so each read would reload the outline.
+    let parents = outline.parentPositions
     for p in matched {
       shown[p] = true
-      var a = Int(outline.parentPositions[p])
+      var a = Int(parents[p])
       while a >= 0, !shown[a] {
         shown[a] = true
-        a = Int(outline.parentPositions[a])
+        a = Int(parents[a])
       }
     }
     // The last shown child of each parent (-1: the top level).
     var lastShown: [Int: Int] = [:]
-    for p in 0..<outline.count where shown[p] { lastShown[Int(outline.parentPositions[p])] = p }
+    for p in 0..<outline.count where shown[p] { lastShown[Int(parents[p])] = p }
     var lastChild = [Bool](repeating: false, count: outline.count)
     for p in lastShown.values { lastChild[p] = true }
     filter = FilterState(

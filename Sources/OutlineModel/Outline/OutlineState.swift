@@ -61,7 +61,7 @@ public struct OutlineState: Sendable {
     expanded = (0..<outline.count).map { outline.expandedInFile(at: $0) ?? false }
     index = VisibilityIndex(covers: [], heights: [])
     warnings = normalizeSingle()
-    rebuildIndex(heights: Self.computeHeights(outline, RowHeights(layout: self.layout, widths: widths)))
+    rebuildIndex(heights: measuredHeights())
   }
 
   /// Warnings found when the state was made (e.g. `single-policy`).
@@ -98,15 +98,14 @@ public struct OutlineState: Sendable {
     guard position >= 0, position < outline.count else { return nil }
     let (cover, i, top) = index.locate(item: position)
     guard cover == 0 else { return nil }
-    return VisibleItem(
-      position: position, index: i, top: top, height: index.height(at: position), expanded: expanded[position])
+    return visible(position, index: i, top: top)
   }
 
   /// The item at visible index `i`, or `nil` when out of range.
   /// - Complexity: O(log n).
   public func visibleItem(atIndex i: Int) -> VisibleItem? {
     guard let (p, top) = index.locate(visibleIndex: i) else { return nil }
-    return VisibleItem(position: p, index: i, top: top, height: index.height(at: p), expanded: expanded[p])
+    return visible(p, index: i, top: top)
   }
 
   /// The visible items `start ..< start + count`, clipped to the list.
@@ -135,7 +134,7 @@ public struct OutlineState: Sendable {
       first = visibleItem(atIndex: 0)!
     } else {
       guard let (p, i, t) = index.locate(offset: top) else { return [] }
-      first = VisibleItem(position: p, index: i, top: t, height: index.height(at: p), expanded: expanded[p])
+      first = visible(p, index: i, top: t)
     }
     var result: [VisibleItem] = []
     var current = first
@@ -147,6 +146,12 @@ public struct OutlineState: Sendable {
     return result
   }
 
+  /// The item at `p` as shown at visible index `index`, offset `top`.
+  @inline(__always)
+  private func visible(_ p: Int, index i: Int, top: Double) -> VisibleItem {
+    VisibleItem(position: p, index: i, top: top, height: index.height(at: p), expanded: expanded[p])
+  }
+
   /// The visible item after `v`, in O(1): after an expanded group comes its
   /// first child, after anything else the item that follows its subtree.
   func nextVisible(after v: VisibleItem) -> VisibleItem? {
@@ -155,8 +160,7 @@ public struct OutlineState: Sendable {
       outline.isGroup(at: v.position) && !expanded[v.position]
       ? outline.end(at: v.position) : v.position + 1
     guard p < outline.count else { return nil }
-    return VisibleItem(
-      position: p, index: v.index + 1, top: v.top + v.height, height: index.height(at: p), expanded: expanded[p])
+    return visible(p, index: v.index + 1, top: v.top + v.height)
   }
 
   /// The visible item covering offset `y` (`[top, top + height)`): a
@@ -169,7 +173,7 @@ public struct OutlineState: Sendable {
     if h <= 0 { return visibleItem(atIndex: total - 1) }
     let target = y < 0 ? 0 : (y >= h ? h.nextDown : y)
     if let (p, i, t) = index.locate(offset: target) {
-      return VisibleItem(position: p, index: i, top: t, height: index.height(at: p), expanded: expanded[p])
+      return visible(p, index: i, top: t)
     }
     return visibleItem(atIndex: total - 1)
   }
@@ -234,14 +238,17 @@ public struct OutlineState: Sendable {
     let inner = (g + 1)..<outline.end(at: g)
     // The group's own place does not move when its subtree's covers change.
     let at = visibleItem(at: g)
+    // Visible items of the subtree: those before its end, less the group's own
+    // place and what precedes it (one walk instead of two).
+    func shown(below at: VisibleItem) -> Int { index.prefix(before: inner.upperBound).count - at.index - 1 }
     if !open, let at {
-      let n = index.visibleCount(in: inner)
+      let n = shown(below: at)
       if n > 0 { result.changes.append(OutlineChange(.delete, start: at.index + 1, count: n)) }
     }
     expanded[g] = open
     index.addCover(open ? -1 : 1, in: inner)
     if open, let at {
-      let n = index.visibleCount(in: inner)
+      let n = shown(below: at)
       if n > 0 { result.changes.append(OutlineChange(.insert, start: at.index + 1, count: n)) }
     }
     if policy == .single && filter == nil {
@@ -377,13 +384,14 @@ public struct OutlineState: Sendable {
     hostLayout = merged
     guard newLayout != layout else { return false }
     layout = newLayout
-    rebuildIndex(heights: Self.computeHeights(outline, RowHeights(layout: layout, widths: widths)))
+    rebuildIndex(heights: measuredHeights())
     version += 1
     return true
   }
 
-  private static func computeHeights(_ outline: Outline, _ rowHeights: RowHeights) -> [Double] {
-    let layout = rowHeights.layout
+  /// Every item's height under the current layout, measured.
+  private func measuredHeights() -> [Double] {
+    let rowHeights = RowHeights(layout: layout, widths: widths)
     if case .fixed(let header) = layout.headerHeight, case .fixed(let row) = layout.rowHeight {
       return (0..<outline.count).map { outline.isGroup(at: $0) ? header : row }
     }
@@ -454,7 +462,7 @@ public struct OutlineState: Sendable {
     }
     warnings = fileWarnings()
     normalizeSingleSilently()
-    let newHeights = Self.computeHeights(outline, RowHeights(layout: layout, widths: widths))
+    let newHeights = measuredHeights()
     // The focus follows its id, and is dropped when the id left the file.
     focus = focusID.flatMap { outline.position(of: $0) }
     if let query { applyFilter(query, heights: newHeights) } else { rebuildIndex(heights: newHeights) }
@@ -523,10 +531,11 @@ public struct OutlineState: Sendable {
       openChild = [:]
       return
     }
-    var seen = Set<Int>()
-    for p in outline.groupPositions where expanded[p] {
-      let parent = Int(outline.parentPositions[p])
-      if seen.contains(parent) { expanded[p] = false } else { seen.insert(parent) }
+    // The first open sibling wins. Read once: `self` changes here.
+    let parents = outline.parentPositions
+    var seen = Set<Int32>()
+    for p in outline.groupPositions where expanded[p] && !seen.insert(parents[p]).inserted {
+      expanded[p] = false
     }
     rebuildOpenChildren()
   }
@@ -534,8 +543,9 @@ public struct OutlineState: Sendable {
   mutating func rebuildOpenChildren() {
     openChild = [:]
     guard policy == .single, filter == nil else { return }
+    let parents = outline.parentPositions
     for p in outline.groupPositions where expanded[p] {
-      openChild[Int(outline.parentPositions[p])] = p
+      openChild[Int(parents[p])] = p
     }
   }
 
