@@ -31,7 +31,7 @@ extension Outline {
     }
   }
 
-  /// The item at `position` as a value (its strings made from the arena).
+  /// The item at position `p` as a value (its strings made from the arena).
   /// - Complexity: O(length of its texts).
   public func item(at p: Int) -> OutlineItem {
     OutlineItem(

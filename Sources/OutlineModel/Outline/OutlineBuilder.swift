@@ -10,7 +10,7 @@ import Foundation  // localizedStandardCompare for `order: title`
 /// per item and an `Int32` per item of extra memory). In the common case
 /// (subgroups before rows, file order) nothing moves.
 ///
-/// Handles are arrival numbers of groups. The result is the one of
+/// A handle is the group's arrival number (rows are counted too). The result is the one of
 /// ``Outline/init(document:)`` for the same content, which feeds a builder.
 public struct OutlineBuilder: OutlineSink {
   /// The items in arrival order; `parentPositions` holds arrival numbers until ``finish()``.
@@ -54,7 +54,8 @@ public struct OutlineBuilder: OutlineSink {
   /// The file's `layout:`.
   public mutating func setLayout(_ layout: LayoutOverrides) { self.layout = layout }
 
-  /// A group starts; its handle is its arrival number.
+  /// A group starts; its handle is its arrival number. `parent` must be the
+  /// handle of a group begun and not yet ended (`nil`: the top level).
   /// - Complexity: O(1) amortised.
   public mutating func beginGroup(parent: Int?, source: SourceRange) -> Int {
     let me = Int32(table.count)
@@ -83,7 +84,8 @@ public struct OutlineBuilder: OutlineSink {
     return Int(me)
   }
 
-  /// A row of the open group `parent`.
+  /// A row of the open group `parent` (a handle from ``beginGroup(parent:source:)``
+  /// whose group has not ended). Traps when the texts pass 2 GiB.
   /// - Complexity: O(length of its texts) amortised.
   public mutating func addRow(_ row: RowSpec, parent: Int) {
     let me = Int32(table.count)
@@ -102,7 +104,9 @@ public struct OutlineBuilder: OutlineSink {
     table.groupChildCounts[g] += 1
   }
 
-  /// The group `group` ends with its own fields.
+  /// The group `group` (a handle from ``beginGroup(parent:source:)``) ends
+  /// with its own fields; `fields.groups` and `fields.rows` are ignored (the
+  /// children came before). Traps when the texts pass 2 GiB.
   /// - Complexity: O(length of its texts) amortised.
   public mutating func endGroup(_ group: Int, fields: GroupSpec) {
     table.spans[group] = texts(id: fields.id, title: fields.title, detail: nil, extra: fields.badge)

@@ -38,7 +38,8 @@ public struct OutlineState: Sendable {
   var foldedTexts: FoldedTexts? = nil
   /// The focused item's position, set by `navigate`; kept while hidden.
   public internal(set) var focus: Int? = nil
-  /// The last scroll offset a host gave or was given back.
+  /// The last scroll offset a host gave or was given back, in the layout's
+  /// unit (cells or px); `nil` until one was.
   public var scrollTop: Double? = nil
 
   /// Opens an outline.
@@ -82,10 +83,14 @@ public struct OutlineState: Sendable {
   ///   read single fields through ``outline`` where that is enough.
   public func item(_ position: Int) -> OutlineItem { outline.item(at: position) }
 
-  /// Whether the group at `position` is expanded (the user's state, even when hidden).
+  /// Whether the group at `position` is expanded (the user's state, even when
+  /// hidden); always `false` for a row. Traps on a position out of range.
+  /// - Complexity: O(1).
   public func isExpanded(_ position: Int) -> Bool { expanded[position] }
 
-  /// The height of the item at `position`, visible or not.
+  /// The height of the item at `position`, visible or not, in the layout's
+  /// unit. Traps on a position out of range.
+  /// - Complexity: O(1).
   public func height(_ position: Int) -> Double { index.height(at: position) }
 
   /// Whether the item at `position` is in the visible list.
