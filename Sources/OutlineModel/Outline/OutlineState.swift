@@ -471,21 +471,24 @@ public struct OutlineState: Sendable {
     // The focus follows its id, and is dropped when the id left the file.
     focus = focusID.flatMap { outline.position(of: $0) }
     if let query { applyFilter(query, heights: newHeights) } else { rebuildIndex(heights: newHeights) }
+    // Only what a host is shown counts (PROTOCOL §8: a write that changes
+    // nothing observable keeps the version): the visible list item by item,
+    // and the layout. A hidden item's text or a group's `expanded` in the
+    // file under the user's own state are not shown.
     let changes = Self.diff(old, self)
-    if !changes.isEmpty || old.layout != layout || old.heights != heights || old.outline.items != outline.items {
+    if !changes.isEmpty || old.layout != layout {
       version = old.version + 1
     }
     return changes
   }
 
-  /// The delete/insert pair between the common prefix and suffix of two visible lists.
+  /// The delete/insert pair between the common prefix and suffix of two
+  /// visible lists, comparing items by what a host is shown of each
+  /// (see ``shownSame(_:_:_:_:)``).
   private static func diff(_ a: OutlineState, _ b: OutlineState) -> [OutlineChange] {
     let x = a.visibleItems(start: 0, count: a.total)
     let y = b.visibleItems(start: 0, count: b.total)
-    func same(_ u: VisibleItem, _ v: VisibleItem) -> Bool {
-      u.height == v.height && u.expanded == v.expanded
-        && Outline.sameItem(a.outline, u.position, b.outline, v.position, positional: false)
-    }
+    func same(_ u: VisibleItem, _ v: VisibleItem) -> Bool { shownSame(a, u, b, v) }
     var prefix = 0
     while prefix < x.count, prefix < y.count, same(x[prefix], y[prefix]) { prefix += 1 }
     var suffix = 0
@@ -500,6 +503,15 @@ public struct OutlineState: Sendable {
     if deleted > 0 { changes.append(OutlineChange(.delete, start: prefix, count: deleted)) }
     if inserted > 0 { changes.append(OutlineChange(.insert, start: prefix, count: inserted)) }
     return changes
+  }
+
+  /// Whether visible item `u` of `a` and `v` of `b` show the same in a
+  /// `visibleRows` answer: height, `expanded`, `isLastChild` as shown, and
+  /// the item's own fields. `top`, `index` and `parent` follow from the list
+  /// (an item's parent is the nearest item before it one level up).
+  private static func shownSame(_ a: OutlineState, _ u: VisibleItem, _ b: OutlineState, _ v: VisibleItem) -> Bool {
+    u.height == v.height && u.expanded == v.expanded && a.isLastChild(u.position) == b.isLastChild(v.position)
+      && Outline.sameItem(a.outline, u.position, b.outline, v.position, positional: false)
   }
 
   // MARK: Policy `single`

@@ -83,10 +83,9 @@ extension OutlineServer {
     }
     var o: [String: JSONValue] = ["focus": .string(doc.state.outline.id(at: r.focus)), "index": .number(r.index)]
     if let expansion = r.expansion {
-      let toggled: Int? = key == .expandSiblings ? nil : position
       let fields = expansionResult(
-        expansion, doc.state, id: toggled.map { .string(doc.state.outline.id(at: $0)) },
-        expanded: toggled.map { doc.state.isExpanded($0) })
+        expansion, doc.state, id: r.toggled.map { .string(doc.state.outline.id(at: $0)) },
+        expanded: r.toggled.map { doc.state.isExpanded($0) })
       if case .object(let f) = fields { o.merge(f) { a, _ in a } }
     }
     return .object(o)
