@@ -244,7 +244,10 @@ import Testing
     #expect(s.version == 1)
     // A hidden row that stops being active changes its group's header (2/3 → 1/3).
     doc.groups[0].rows[0].active = false
-    #expect(s.replace(with: Outline(document: doc)) == [.init(.delete, start: 0, count: 1), .init(.insert, start: 0, count: 1)])
+    #expect(
+      s.replace(with: Outline(document: doc)) == [
+        .init(.delete, start: 0, count: 1), .init(.insert, start: 0, count: 1),
+      ])
     #expect(s.version == 2)
   }
 

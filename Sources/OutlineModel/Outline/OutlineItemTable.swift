@@ -195,7 +195,8 @@ struct OutlineItemTable: Sendable {
       a.activeCount(at: p) == b.activeCount(at: q), a.data(at: p) == b.data(at: q)
     else { return false }
     if positional {
-      guard a.lastChildFlags[p] == b.lastChildFlags[q], a.parent(at: p) == b.parent(at: q), a.end(at: p) == b.end(at: q),
+      guard a.lastChildFlags[p] == b.lastChildFlags[q], a.parent(at: p) == b.parent(at: q),
+        a.end(at: p) == b.end(at: q),
         a.source(at: p) == b.source(at: q)
       else { return false }
     }
