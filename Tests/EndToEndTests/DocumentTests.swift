@@ -311,4 +311,26 @@ import Testing
     #expect(s.result("collapseAll", ["uri": uri])["version"] == 4)
     #expect(s.result("collapseAll", ["uri": uri])["version"] == 4, "nothing to close")
   }
+
+  @Test func aNewTextThatChangesNothingShownAnswersNoChangeAndKeepsTheVersion() throws {
+    let s = try ServerProcess.started()
+    let text = contactsText()
+    let opened = s.open("mem:c", text)
+    let rows = s.rows("mem:c")
+    // The user keeps Family closed; the new text opens it by default.
+    #expect(rows.first { $0["id"] == "family" }?["expanded"] == false)
+    let defaultOpen = text.replacingOccurrences(of: "title: Family\n", with: "title: Family\n    expanded: true\n")
+    #expect(defaultOpen != text)
+    var r = s.result("changeOutline", ["uri": "mem:c", "text": .string(defaultOpen)])
+    #expect(r["applied"] == true && r["changes"] == [] && r["version"] == opened["version"])
+    // A row inside a closed group changes its title.
+    let renamed = defaultOpen.replacingOccurrences(of: "title: Free Prizes 4U", with: "title: Free Prizes")
+    #expect(renamed != defaultOpen)
+    r = s.result("changeOutline", ["uri": "mem:c", "text": .string(renamed)])
+    #expect(r["changes"] == [] && r["version"] == opened["version"])
+    // Re-opening the uri is the same write.
+    r = s.open("mem:c", text)
+    #expect(r["version"] == opened["version"])
+    expectJSON(.array(s.rows("mem:c")), .array(rows))
+  }
 }

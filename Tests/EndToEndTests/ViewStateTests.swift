@@ -191,3 +191,69 @@ import Testing
     #expect(b.result("getViewState", ["uri": uri])["expanded"] == ["family"])
   }
 }
+
+/// Contract corners of §6 and §8: group titles match filters, shown groups only, versions, targets.
+extension ViewStateTests {
+  @Test(arguments: [("utf-16", 3), ("utf-8", 5), ("utf-32", 2)])
+  func filterByAGroupNameShowsItsWholeSubtreeAndListsTheGroup(encoding: String, start: Int) throws {
+    // An astral character before the match: 2 UTF-16 units, 4 UTF-8 bytes, 1 scalar.
+    let text = Self.yaml.replacingOccurrences(of: "title: Family", with: "title: 😀 Family")
+    let s = try ServerProcess()
+    open(s, text: text, encoding: encoding)
+    let r = s.result("filterOutline", ["uri": "mem:v", "query": "family"])
+    #expect(ids(s) == ["family", "cousins", "dan", "mum"])
+    let rows = s.result("visibleRows", ["uri": "mem:v"])["rows"]?.arrayValue ?? []
+    #expect(rows.filter { $0["kind"] == "group" }.allSatisfy { $0["expanded"] == true })
+    // Only the group's own title matched: the rows it shows are not listed.
+    expectJSON(
+      r["matches"],
+      [["index": 0, "id": "family", "ranges": [["field": "title", "start": .int(Int64(start)), "length": 6]]]])
+  }
+
+  @Test func whileFilteredASingleToggleClosesOnlyTheShownSiblings() throws {
+    let s = try ServerProcess()
+    s.initialize()
+    _ = s.result("openOutline", ["uri": "mem:v", "text": .string(Self.yaml), "policy": "single"])
+    _ = s.result("toggleSection", ["uri": "mem:v", "section": "work"])
+    _ = s.result("filterOutline", ["uri": "mem:v", "query": "a"])
+    #expect(ids(s) == ["friends", "alice", "family", "cousins", "dan", "mum"])
+    _ = s.result("toggleSection", ["uri": "mem:v", "section": "friends", "expanded": false])
+    let r = s.result("toggleSection", ["uri": "mem:v", "section": "friends", "expanded": true])
+    #expect(r["updatedGroups"] == ["family", "friends"])
+    let again = s.result("toggleSection", ["uri": "mem:v", "section": "friends", "expanded": true])
+    #expect(again["changes"] == [] && again["version"] == r["version"])
+    // Work, hidden by the filter, kept its state: it is open again once the filter clears.
+    _ = s.result("filterOutline", ["uri": "mem:v", "query": ""])
+    #expect(s.result("getViewState", ["uri": "mem:v"])["expanded"] == ["work"])
+  }
+
+  @Test func setViewStateThatTurnsOnlyAHeadersArrowAddsOneToTheVersion() throws {
+    let s = try ServerProcess()
+    s.initialize()
+    let text = """
+      expansion: single
+      groups:
+        - {id: g1, title: bravo, expanded: true}
+        - {id: g4, title: delta}
+      """
+    #expect(s.result("openOutline", ["uri": "mem:e", "text": .string(text)])["version"] == 1)
+    let r = s.result("setViewState", ["uri": "mem:e", "expanded": []])
+    #expect(r["updatedGroups"] == ["g1"] && r["changes"] == [])
+    #expect(r["version"] == 2)
+    let rows = s.result("visibleRows", ["uri": "mem:e"])["rows"]?.arrayValue ?? []
+    #expect(rows.map { $0["expanded"] } == [false, false])
+    let r2 = s.result("setViewState", ["uri": "mem:e", "expanded": ["g4"], "focus": "g4"])
+    #expect(r2["updatedGroups"] == ["g4"] && r2["version"] == 3)
+  }
+
+  @Test func navigateFromAHiddenItemNamesTheGroupItToggled() throws {
+    let s = try ServerProcess()
+    s.initialize()
+    let text = "groups: [{id: p, title: P, groups: [{id: p2, title: P2, rows: [{title: x}]}]}]"
+    _ = s.result("openOutline", ["uri": "mem:n", "text": .string(text)])
+    let r = s.result("navigate", ["uri": "mem:n", "from": "p2", "key": "right"])
+    #expect(r["id"] == "p" && r["expanded"] == true)
+    #expect(r["updatedGroups"] == ["p"])
+    #expect(r["focus"] == "p")
+  }
+}
