@@ -166,7 +166,25 @@ import Testing
     _ = s.result("toggleSection", ["uri": .string(file.absoluteString), "section": 0])
     _ = s.result("shutdown")
     #expect(s.finish() == 0)
-    #expect(s.stderrText.contains("cannot save the view state"))
+    let path = file.resolvingSymlinksInPath().path
+    #expect(
+      s.stderrText.contains(
+        "cannot save the view state of \(path): cannot create the directory /proc/outline-state: "
+          + "No such file or directory"), "\(s.stderrText)")
+  }
+
+  @Test func aStateDirectoryUnderAFileIsReportedWithThePathAndTheReason() throws {
+    let blocker = writeFixture("not a directory", name: "blocker")
+    let s = try ServerProcess(arguments: ["--state-dir", blocker.path + "/state"])
+    let file = examplesDirectory().appendingPathComponent("contacts.yaml")
+    s.initialize()
+    _ = s.result("openOutline", ["uri": .string(file.absoluteString)])
+    _ = s.result("toggleSection", ["uri": .string(file.absoluteString), "section": 0])
+    _ = s.result("shutdown")
+    #expect(s.finish() == 0)
+    #expect(
+      s.stderrText.contains("cannot create the directory \(blocker.path)/state: Not a directory"), "\(s.stderrText)")
+    #expect(!s.stderrText.contains("NSCocoaErrorDomain"))
   }
 }
 
