@@ -35,6 +35,11 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   var saveScheduled = false
   /// Sends a notification to the client (`outlineChanged`, `$/progress`); `nil` in process.
   public var sendNotification: (@Sendable (String, JSONValue) -> Void)?
+  /// Called, on a global queue, when the client's process (`--clientProcessId`,
+  /// `initialize`'s `processId`) is gone; `nil` (in process) watches nothing.
+  public var clientProcessGone: (@Sendable (Int32) -> Void)?
+  /// Watches the client's process, once a process id was given.
+  private var clientMonitor: ClientProcessMonitor?
   /// Polls the files opened with `watch: true`.
   lazy var watcher = FileWatcher { [weak self] uri in self?.watchedFileChanged(uri) }
 
@@ -161,9 +166,22 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
 
   // MARK: Lifecycle
 
+  /// Exits (through ``clientProcessGone``) once process `pid` is gone (LSP 3.17
+  /// `processId`); replaces any process watched before.
+  public func watchClientProcess(_ pid: Int32) {
+    guard let gone = clientProcessGone else { return }
+    clientMonitor = ClientProcessMonitor(pid: pid, onGone: gone)
+  }
+
   private func initialize(_ p: Params) throws(ResponseError) -> JSONValue {
     var encoding = PositionEncoding.utf16
     if p.has("clientInfo") { _ = try p.optionalObject("clientInfo") }
+    if let pid = p.value("processId") {
+      guard case .int(let n) = pid, n > 0, n <= Int64(Int32.max) else {
+        throw p.fail("processId", "must be a process id (a positive integer) or null")
+      }
+      watchClientProcess(Int32(n))
+    }
     if let capabilities = try p.optionalObject("capabilities"),
       let general = try capabilities.optionalObject("general"),
       let list = general.value("positionEncodings")

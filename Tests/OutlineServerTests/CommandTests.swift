@@ -19,6 +19,14 @@ import Testing
       ]) == .serve(o))
   }
 
+  @Test func theArgumentsLSPClientsPassAreAccepted() throws {
+    var o = ServerOptions()
+    #expect(try Command.parse(["--stdio"]) == .serve(o))
+    o.clientProcessID = 4242
+    #expect(try Command.parse(["--stdio", "--clientProcessId", "4242"]) == .serve(o))
+    #expect(try Command.parse(["--clientProcessId=4242", "--stdio"]) == .serve(o))
+  }
+
   @Test func helpVersionAndRender() throws {
     #expect(try Command.parse(["--help"]) == .help)
     #expect(try Command.parse(["-h"]) == .help)
@@ -38,6 +46,9 @@ import Testing
     (["--log-level", "loud"], "--log-level must be error, warn, info or debug, got \"loud\""),
     (["render", "a", "b"], "render takes one FILE, got \"a\" and \"b\""),
     (["render", "--expand"], "--expand needs a value"),
+    (["--clientProcessId", "x"], "--clientProcessId needs a process id, got \"x\""),
+    (["--clientProcessId=0"], "--clientProcessId needs a process id, got \"0\""),
+    (["--clientProcessId"], "--clientProcessId needs a value"),
   ])
   func usageErrors(_ args: [String], _ message: String) {
     #expect(throws: UsageError(message)) { try Command.parse(args) }

@@ -34,6 +34,12 @@ public enum RunEnd: Sendable, Equatable {
 /// - Writes are serialized by a lock and done synchronously: when ``sendNotification(method:params:)``
 ///   or a reply returns, its bytes were handed to the kernel. A failed write (the peer
 ///   went away) is logged once and later writes are dropped.
+/// - Ending (LSP 3.17 §Lifecycle): an `exit` notification or the end of input that comes
+///   after a `shutdown` request is orderly: every message before it is handled and
+///   answered. Without a `shutdown` before it, the peer is leaving abruptly: the
+///   connection is aborted there and then, on the reader (see ``abort()``), so a long
+///   request in progress stops instead of delaying the end, and nothing more is written.
+///   The `exit` notification itself still reaches the handler, in turn.
 ///
 /// - Important: ``run(handler:)`` may be called once. ``flush()`` and
 ///   ``sendNotification(method:params:)`` may be called from any thread, including the
@@ -56,6 +62,8 @@ public final class Connection: Sendable {
   private let pending = Mutex<[RequestID: CancellationToken]>([:])
   private let worker = DispatchQueue(label: "outline-server.jsonrpc.worker")
   private let started = Atomic<Bool>(false)
+  /// Set by ``abort()``: no more writes; every request is cancelled.
+  private let aborted = Atomic<Bool>(false)
 
   /// A connection over two open file descriptors; nothing is read until ``run(handler:)``.
   ///
@@ -102,21 +110,28 @@ public final class Connection: Sendable {
   private func readLoop(handler: some MessageHandler) -> RunEnd {
     var framer = framing.makeFramer(maxMessageBytes: maxMessageBytes)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var lifecycle = Lifecycle()
     while true {
       let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
         log.error("cannot read input: \(String(cString: strerror(errno)))")
+        if !lifecycle.shutdownSeen { abort() }
         return .endOfInput
       }
       do {
         if n == 0 {
-          if let body = try framer.finish() { dispatch(body, handler: handler) }
+          if let body = try framer.finish() { dispatch(body, handler: handler, lifecycle: &lifecycle) }
+          if !lifecycle.shutdownSeen && !lifecycle.exitSeen {
+            log.info("the input ended without shutdown: stopping what is under way")
+            abort()
+          }
           return .endOfInput
         }
         framer.push(chunk[0..<n])
         while let body = try framer.next() {
-          dispatch(body, handler: handler)
+          dispatch(body, handler: handler, lifecycle: &lifecycle)
+          if lifecycle.exitSeen { return .endOfInput }
         }
       } catch {
         if n == 0 {
@@ -135,18 +150,41 @@ public final class Connection: Sendable {
     case replyNull(RequestID)
   }
 
-  /// Runs on the reader: decodes a body, acts on cancellations, queues the rest.
-  private func dispatch(_ body: [UInt8], handler: some MessageHandler) {
+  /// What the reader has seen of the LSP lifecycle messages (LSP 3.17 §Lifecycle).
+  private struct Lifecycle {
+    /// A `shutdown` request was read: the end that follows is orderly.
+    var shutdownSeen = false
+    /// An `exit` notification was read: nothing after it is read.
+    var exitSeen = false
+  }
+
+  /// Runs on the reader: decodes a body, acts on cancellations and on an
+  /// abrupt `exit`, queues the rest.
+  private func dispatch(_ body: [UInt8], handler: some MessageHandler, lifecycle: inout Lifecycle) {
     let steps: [Step]
     let isBatch: Bool
+    let messages: [Message]
     switch Message.decodeBody(body) {
     case .single(let message):
-      steps = step(for: message).map { [$0] } ?? []
+      messages = [message]
       isBatch = false
-    case .batch(let messages):
-      steps = messages.compactMap(step(for:))
+    case .batch(let batch):
+      messages = batch
       isBatch = true
     }
+    for message in messages {
+      switch message {
+      case .request(_, "shutdown", _): lifecycle.shutdownSeen = true
+      case .notification("exit", _):
+        if !lifecycle.exitSeen && !lifecycle.shutdownSeen {
+          log.info("exit without shutdown: stopping what is under way")
+          abort()
+        }
+        lifecycle.exitSeen = true
+      default: break
+      }
+    }
+    steps = messages.compactMap(step(for:))
     if steps.isEmpty { return }
     worker.async { [self] in
       let replies = steps.compactMap { perform($0, handler: handler) }
@@ -167,6 +205,7 @@ public final class Connection: Sendable {
       }
       let token = CancellationToken()
       pending.withLock { $0[id] = token }
+      if isAborted { token.cancel() }
       return .call(IncomingMessage(method: method, params: params, id: id, cancellation: token))
     case .notification(let method, let params):
       if method == "$/cancelRequest" {
@@ -230,6 +269,24 @@ public final class Connection: Sendable {
     }
   }
 
+  /// Ends the conversation at once: every request queued or running is
+  /// cancelled (a long one stops at its next check, answering nothing) and
+  /// nothing more is written, replies and notifications alike. Used when the
+  /// peer leaves without `shutdown` (an `exit` or the end of input) or when it
+  /// is known to be gone (its process ended). The handler still gets the
+  /// messages already queued, in turn, with their requests cancelled.
+  ///
+  /// Safe from any thread; idempotent.
+  public func abort() {
+    aborted.store(true, ordering: .sequentiallyConsistent)
+    pending.withLock { table in
+      for token in table.values { token.cancel() }
+    }
+  }
+
+  /// `true` once ``abort()`` was called.
+  public var isAborted: Bool { aborted.load(ordering: .sequentiallyConsistent) }
+
   // MARK: Writing
 
   /// Sends a notification to the peer (JSON-RPC 2.0 §4.1).
@@ -249,9 +306,10 @@ public final class Connection: Sendable {
 
   /// Frames and writes one message; serialized with every other write.
   public func send(_ message: JSONValue) {
+    if isAborted { return }
     let bytes = framing.frame(message.encoded())
     writeLock.withLock { failed in
-      if failed { return }
+      if failed || isAborted { return }
       bytes.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {

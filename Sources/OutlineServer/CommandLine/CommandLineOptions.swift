@@ -16,7 +16,7 @@ extension ServerOptions: Equatable {
   /// Field by field.
   public static func == (a: ServerOptions, b: ServerOptions) -> Bool {
     a.framing == b.framing && a.maxMessageBytes == b.maxMessageBytes && a.maxNodes == b.maxNodes
-      && a.logLevel == b.logLevel && a.stateDirectory == b.stateDirectory
+      && a.logLevel == b.logLevel && a.stateDirectory == b.stateDirectory && a.clientProcessID == b.clientProcessID
   }
 }
 
@@ -33,7 +33,7 @@ extension Command {
   public static let usage = """
     Usage:
       outline-server [--framing lsp|ndjson] [--max-message-bytes N] [--max-nodes N] [--log-level LEVEL]
-                     [--state-dir DIR]
+                     [--state-dir DIR] [--stdio] [--clientProcessId N]
       outline-server render FILE [--width N] [--expand all|ID,...]
       outline-server --help | --version
 
@@ -46,6 +46,9 @@ extension Command {
       --log-level LEVEL        error, warn (default), info or debug; logs go to stderr
       --state-dir DIR          where view state is saved between sessions
                                (default $XDG_STATE_HOME/outline-server or ~/.local/state/outline-server)
+      --stdio                  talk over stdin/stdout: the only transport, accepted as LSP clients pass it
+      --clientProcessId N      exit (status 1) when process N is gone, checked every few seconds,
+                               as initialize's processId also asks; --clientProcessId=N works too
 
     render prints the visible outline of FILE as a pane would show it:
       --width N                pane width in cells (default: the file's layout width, else 80)
@@ -64,6 +67,10 @@ extension Command {
     func positive(_ flag: String) throws(UsageError) -> Int {
       let v = try value(flag)
       guard let n = Int(v), n > 0 else { throw UsageError("\(flag) needs a positive integer, got \"\(v)\"") }
+      return n
+    }
+    func processID(_ flag: String, _ v: String) throws(UsageError) -> Int32 {
+      guard let n = Int32(v), n > 0 else { throw UsageError("\(flag) needs a process id, got \"\(v)\"") }
       return n
     }
     guard let first = args.first else { return .serve(ServerOptions()) }
@@ -102,6 +109,10 @@ extension Command {
         case "--max-message-bytes": o.maxMessageBytes = try positive(a)
         case "--max-nodes": o.maxNodes = try positive(a)
         case "--state-dir": o.stateDirectory = try value(a)
+        case "--stdio": break
+        case "--clientProcessId": o.clientProcessID = try processID(a, try value(a))
+        case _ where a.hasPrefix("--clientProcessId="):
+          o.clientProcessID = try processID("--clientProcessId", String(a.dropFirst("--clientProcessId=".count)))
         case "--log-level":
           let v = try value(a)
           guard let l = Logger.Level(name: v) else {

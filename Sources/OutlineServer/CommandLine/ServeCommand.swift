@@ -17,6 +17,13 @@ public enum ServeCommand {
       exit(status)
     }
     server.sendNotification = { method, params in connection.sendNotification(method: method, params: params) }
+    server.clientProcessGone = { pid in
+      log.error("the client process \(pid) is gone: exiting")
+      connection.abort()
+      server.saveAllViewStates()
+      exit(1)
+    }
+    if let pid = options.clientProcessID { server.watchClientProcess(pid) }
     switch connection.run(handler: server) {
     case .endOfInput:
       server.saveAllViewStates()
