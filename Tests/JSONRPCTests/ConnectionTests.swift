@@ -3,11 +3,14 @@ import JSONRPC
 import Synchronization
 import Testing
 
-/// Records what it handles; `block` makes `block`-method requests wait until released.
+/// Records what it handles; `block` makes `block`-method requests wait until released;
+/// `spin` runs until its request is cancelled (a minute at most), as a long open does.
 final class RecordingHandler: MessageHandler {
   let seen = Mutex<[String]>([])
   let started = DispatchSemaphore(value: 0)
   let release = DispatchSemaphore(value: 0)
+  /// Set when a `spin` request saw its cancellation.
+  let spinCancelled = Mutex(false)
 
   func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
     seen.withLock { $0.append(message.method) }
@@ -19,6 +22,17 @@ final class RecordingHandler: MessageHandler {
       release.wait()
       if message.cancellation.isCancelled { throw .cancelled }
       return "unblocked"
+    case "spin":
+      started.signal()
+      let deadline = Date(timeIntervalSinceNow: 60)
+      while Date() < deadline {
+        if message.cancellation.isCancelled {
+          spinCancelled.withLock { $0 = true }
+          throw .cancelled
+        }
+        usleep(1000)
+      }
+      return "never cancelled"
     case "fail":
       throw ResponseError(code: .invalidParams, message: "missing field \"x\"")
     default:
@@ -35,14 +49,18 @@ final class PipeHarness: Sendable {
   let end = Mutex<RunEnd?>(nil)
   let finished = DispatchSemaphore(value: 0)
 
-  init(framing: Framing = .lsp, maxMessageBytes: Int = 1 << 20, handler: some MessageHandler) {
+  init(
+    framing: Framing = .lsp, maxMessageBytes: Int = 1 << 20, ending: Connection.Ending = .drain,
+    handler: some MessageHandler
+  ) {
     var input: [Int32] = [0, 0]
     var output: [Int32] = [0, 0]
     precondition(pipe(&input) == 0 && pipe(&output) == 0)
     toServer = input[1]
     fromServer = output[0]
     connection = Connection(
-      input: input[0], output: output[1], framing: framing, maxMessageBytes: maxMessageBytes, log: .silent)
+      input: input[0], output: output[1], framing: framing, maxMessageBytes: maxMessageBytes, log: .silent,
+      ending: ending)
     let serverIn = input[0]
     let serverOut = output[1]
     Thread { [self] in
@@ -100,6 +118,62 @@ struct ConnectionTests {
         == json(
           #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" is a fraction"}}"#))
     #expect(handler.seen.withLock { $0 } == ["echo", "note", "echo", "fail", "nope"])
+  }
+
+  @Test func underLSPLifecycleAnExitWithoutShutdownStopsTheRequestUnderWayAndWritesNothing() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(ending: .lspLifecycle, handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"spin"}"#]))
+    handler.started.wait()
+    harness.send(
+      lspFrames([
+        #"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#, #"{"jsonrpc":"2.0","method":"exit"}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"echo","params":[3]}"#,
+      ]))
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    #expect(out.isEmpty, "\(String(decoding: out, as: UTF8.self))")
+    #expect(handler.spinCancelled.withLock { $0 })
+    // The queued echo was cancelled before it ran; nothing after the exit was read.
+    #expect(handler.seen.withLock { $0 } == ["spin", "exit"])
+  }
+
+  @Test func underLSPLifecycleTheEndOfInputWithoutShutdownStopsTheRequestUnderWay() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(ending: .lspLifecycle, handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"spin"}"#]))
+    handler.started.wait()
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    #expect(out.isEmpty)
+    #expect(handler.spinCancelled.withLock { $0 })
+  }
+
+  @Test func underLSPLifecycleShutdownThenExitAnswersEverythingBeforeThem() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(ending: .lspLifecycle, handler: handler)
+    harness.send(
+      lspFrames([
+        #"{"jsonrpc":"2.0","id":1,"method":"block"}"#, #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#,
+        #"{"jsonrpc":"2.0","method":"exit"}"#,
+      ]))
+    handler.started.wait()
+    handler.release.signal()
+    let (out, _) = harness.finish()
+    let replies = parseLSPOutput(out)
+    #expect(replies.map { $0["id"] } == [1, 2])
+    #expect(replies.first?["result"] == "unblocked")
+  }
+
+  @Test func byDefaultTheEndOfInputAnswersEverythingRead() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#, #"{"jsonrpc":"2.0","method":"exit"}"#]))
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#]))
+    handler.started.wait()
+    handler.release.signal()
+    let (out, _) = harness.finish()
+    #expect(parseLSPOutput(out).map { $0["id"] } == [1, 2])
   }
 
   @Test func batchIsAnsweredWithOneArrayInInputOrder() {

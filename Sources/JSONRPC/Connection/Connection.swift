@@ -34,17 +34,27 @@ public enum RunEnd: Sendable, Equatable {
 /// - Writes are serialized by a lock and done synchronously: when ``sendNotification(method:params:)``
 ///   or a reply returns, its bytes were handed to the kernel. A failed write (the peer
 ///   went away) is logged once and later writes are dropped.
-/// - Ending (LSP 3.17 §Lifecycle): an `exit` notification or the end of input that comes
-///   after a `shutdown` request is orderly: every message before it is handled and
-///   answered. Without a `shutdown` before it, the peer is leaving abruptly: the
-///   connection is aborted there and then, on the reader (see ``abort()``), so a long
-///   request in progress stops instead of delaying the end, and nothing more is written.
-///   The `exit` notification itself still reaches the handler, in turn.
+/// - Ending: see ``Ending``. With ``Ending/drain`` every message read is answered; with
+///   ``Ending/lspLifecycle`` an `exit` or an end of input without a `shutdown` request
+///   before it aborts the connection on the reader (see ``abort()``).
 ///
 /// - Important: ``run(handler:)`` may be called once. ``flush()`` and
 ///   ``sendNotification(method:params:)`` may be called from any thread, including the
 ///   worker (from a handler).
 public final class Connection: Sendable {
+  /// What the end of the conversation does to the messages still queued or running.
+  public enum Ending: Sendable {
+    /// Plain JSON-RPC: every message read before the end of input is handled and answered.
+    case drain
+    /// LSP 3.17 §Lifecycle: an `exit` notification or the end of input that comes after a
+    /// `shutdown` request is orderly (every message before it is answered); without a
+    /// `shutdown` before it, the peer is leaving abruptly and the connection is aborted as
+    /// soon as the reader sees it (``abort()``): a long request under way stops instead of
+    /// delaying the end, and nothing more is written. The `exit` notification itself
+    /// still reaches the handler, in turn. Nothing after an `exit` is read.
+    case lspLifecycle
+  }
+
   /// The file descriptor messages are read from.
   public let input: Int32
   /// The file descriptor messages are written to.
@@ -55,6 +65,8 @@ public final class Connection: Sendable {
   public let maxMessageBytes: Int
   /// Where transport problems are reported (stderr).
   public let log: Logger
+  /// What the end of the conversation does; see ``Ending``.
+  public let ending: Ending
 
   /// `true` once a write failed; guards the output fd, so writes never interleave.
   private let writeLock = Mutex<Bool>(false)
@@ -73,12 +85,17 @@ public final class Connection: Sendable {
   ///   - framing: ``Framing/lsp`` or ``Framing/ndjson``, both directions.
   ///   - maxMessageBytes: the largest body accepted, in bytes (`--max-message-bytes`).
   ///   - log: where transport problems are reported.
-  public init(input: Int32, output: Int32, framing: Framing = .lsp, maxMessageBytes: Int = 64 << 20, log: Logger) {
+  ///   - ending: ``Ending/drain`` (default) or ``Ending/lspLifecycle``.
+  public init(
+    input: Int32, output: Int32, framing: Framing = .lsp, maxMessageBytes: Int = 64 << 20, log: Logger,
+    ending: Ending = .drain
+  ) {
     self.input = input
     self.output = output
     self.framing = framing
     self.maxMessageBytes = maxMessageBytes
     self.log = log
+    self.ending = ending
   }
 
   // MARK: Running
@@ -116,14 +133,16 @@ public final class Connection: Sendable {
       if n < 0 {
         if errno == EINTR { continue }
         log.error("cannot read input: \(String(cString: strerror(errno)))")
-        if !lifecycle.shutdownSeen { abort() }
+        if ending == .lspLifecycle && !lifecycle.shutdownSeen { abort() }
         return .endOfInput
       }
       do {
         if n == 0 {
           if let body = try framer.finish() { dispatch(body, handler: handler, lifecycle: &lifecycle) }
-          if !lifecycle.shutdownSeen && !lifecycle.exitSeen {
-            log.info("the input ended without shutdown: stopping what is under way")
+          if ending == .lspLifecycle && !lifecycle.shutdownSeen && !lifecycle.exitSeen {
+            log.info(
+              "the input ended without shutdown: stopping what is under way, answering nothing more "
+                + "(send shutdown, then exit, to have every request answered)")
             abort()
           }
           return .endOfInput
@@ -131,7 +150,7 @@ public final class Connection: Sendable {
         framer.push(chunk[0..<n])
         while let body = try framer.next() {
           dispatch(body, handler: handler, lifecycle: &lifecycle)
-          if lifecycle.exitSeen { return .endOfInput }
+          if ending == .lspLifecycle && lifecycle.exitSeen { return .endOfInput }
         }
       } catch {
         if n == 0 {
@@ -172,7 +191,7 @@ public final class Connection: Sendable {
       messages = batch
       isBatch = true
     }
-    for message in messages {
+    for message in messages where ending == .lspLifecycle {
       switch message {
       case .request(_, "shutdown", _): lifecycle.shutdownSeen = true
       case .notification("exit", _):

@@ -11,7 +11,8 @@ public enum ServeCommand {
     let protocolFD = StandardStreams.protectStdout()
     let log = Logger(level: options.logLevel)
     let connection = Connection(
-      input: 0, output: protocolFD, framing: options.framing, maxMessageBytes: options.maxMessageBytes, log: log)
+      input: 0, output: protocolFD, framing: options.framing, maxMessageBytes: options.maxMessageBytes, log: log,
+      ending: .lspLifecycle)
     let server = OutlineServer(options: options, log: log, widths: widths) { status in
       connection.flush()
       exit(status)
