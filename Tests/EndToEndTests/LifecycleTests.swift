@@ -118,7 +118,9 @@ import Testing
       "jsonrpc": "2.0", "id": 1, "method": "openOutline",
       "params": ["uri": "mem:long", "text": .string(LimitsTests.longOpenText)],
     ]
-    let rows: JSONValue = ["jsonrpc": "2.0", "id": 2, "method": "visibleRows", "params": ["uri": "mem:long", "count": 1]]
+    let rows: JSONValue = [
+      "jsonrpc": "2.0", "id": 2, "method": "visibleRows", "params": ["uri": "mem:long", "count": 1],
+    ]
     let shutdown: JSONValue = ["jsonrpc": "2.0", "id": 3, "method": "shutdown"]
     let exit: JSONValue = ["jsonrpc": "2.0", "method": "exit"]
     s.writeRaw([open, rows, shutdown, exit].flatMap { framed($0.jsonText) })
