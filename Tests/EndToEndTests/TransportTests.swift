@@ -96,6 +96,16 @@ import Testing
     #expect(s.errorCode("closeOutline", ["uri": "x"]) == -32010, "the server goes on")
   }
 
+  @Test func aRequestWhoseIdIsNullIsInvalidWithIdNull() throws {
+    // LSP ids are integers or strings: shutdown with a null id must not shut the server down.
+    let s = try ServerProcess.started()
+    s.send(body: #"{"jsonrpc":"2.0","id":null,"method":"shutdown"}"#)
+    let reply = s.next()
+    #expect(reply?["id"] == .null)
+    #expect(reply?["error"]?["code"] == -32600)
+    #expect(s.errorCode("closeOutline", ["uri": "x"]) == -32010, "the server goes on, not shut down")
+  }
+
   @Test func invalidUTF8IsAParseError() throws {
     let s = try ServerProcess.started()
     let body =
