@@ -142,6 +142,34 @@ struct JSONWriterTests {
     }
   }
 
+  @Test func plainStringsOfEveryLength() {
+    // Lengths around the 4-, 8- and 16-byte copies and the 8-byte scan.
+    let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ")
+    for length in 0...alphabet.count {
+      let text = String(alphabet[0..<length])
+      #expect(quoted(text) == "\"\(text)\"", "length \(length)")
+      #expect(quoted(text + "\n") == "\"\(text)\\n\"", "length \(length) and a newline")
+      #expect(quoted(text + "é") == "\"\(text)é\"", "length \(length) and é")
+    }
+  }
+
+  @Test func keysOfManyLengths() {
+    let text = written { json in
+      json.object { json in
+        json.member("a", 1)
+        json.member("abc", 3)
+        json.member("abcd", 4)
+        json.member("abcdefg", 7)
+        json.member("abcdefgh", 8)
+        json.member("abcdefghijklmnop", 16)
+        json.member("abcdefghijklmnopq", 17)
+        json.member("é", 2)
+      }
+    }
+    #expect(
+      text == #"{"a":1,"abc":3,"abcd":4,"abcdefg":7,"abcdefgh":8,"abcdefghijklmnop":16,"abcdefghijklmnopq":17,"é":2}"#)
+  }
+
   @Test func stringsFromUTF8Bytes() {
     let bytes = Array("a\"é\u{2029}".utf8)
     let text = bytes.withUnsafeBufferPointer { utf8 in written { $0.value(utf8: utf8) } }

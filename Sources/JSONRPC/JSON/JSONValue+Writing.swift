@@ -18,7 +18,7 @@ extension JSONValue: JSONWritable {
       json.endArray()
     case .object(let members):
       json.beginObject()
-      for (name, value) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+      for (name, value) in members.sorted(by: { Self.precedes($0.key, $1.key) }) {
         json.key(named: name)
         value.write(to: &json)
       }
@@ -50,5 +50,19 @@ extension JSONValue: JSONWritable {
     var json = JSONWriter()
     write(to: &json)
     json.withUnsafeBytes { out.append(contentsOf: $0) }
+  }
+
+  /// `true` when `a` sorts before `b` by UTF-8 bytes, so by code point (not by `String`'s
+  /// `<`, which compares canonical equivalents as equal).
+  ///
+  /// - Complexity: O(n) in the length of the common prefix.
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    let compared = a.utf8.withContiguousStorageIfAvailable { x in
+      b.utf8.withContiguousStorageIfAvailable { y in
+        for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] }
+        return x.count < y.count
+      }
+    }
+    return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 }

@@ -34,23 +34,56 @@ extension JSONWriter {
   /// Writes `string` quoted and escaped, without a comma or shape check.
   @usableFromInline
   mutating func quoted(_ string: String) {
-    var string = string
-    string.withUTF8 { quoted($0) }
+    // Native strings are contiguous UTF-8: no copy. Others (bridged) are made so first.
+    if string.utf8.withContiguousStorageIfAvailable({ quoted($0) }) == nil {
+      var copy = string
+      copy.withUTF8 { quoted($0) }
+    }
   }
 
   /// Writes `utf8` quoted and escaped, without a comma or shape check.
+  ///
+  /// The common case, a text with nothing to escape, is copied in the same pass that checks
+  /// it, 8 bytes at a time; the first byte that may need an escape hands over to
+  /// ``quotedEscaping(_:from:count:)``.
   @usableFromInline
   mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
     let n = utf8.count
-    // Room for the text as it is and both quotes; every escape below reserves its excess.
+    // Room for the text as it is and both quotes; every escape reserves its excess.
     reserve(n + 2)
     put(UInt8(ascii: "\""))
-    guard let p = utf8.baseAddress, n > 0 else {
+    guard let p = utf8.baseAddress else {
       put(UInt8(ascii: "\""))
       return
     }
-    var run = 0  // Start of the bytes not yet copied.
+    let source = UnsafeRawPointer(p)
     var i = 0
+    while i + 8 <= n {
+      let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      if Self.hasSpecialByte(word) { break }
+      UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+      count &+= 8
+      i &+= 8
+    }
+    while i < n {
+      let byte = p[i]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2 {
+        quotedEscaping(p, from: i, count: n)
+        return
+      }
+      base[count] = byte
+      count &+= 1
+      i &+= 1
+    }
+    put(UInt8(ascii: "\""))
+  }
+
+  /// Writes the rest of a quoted text, `p[start..<n]`, escaping what needs it, then the
+  /// closing quote. Room for the rest as it is and the quote must have been reserved.
+  @usableFromInline
+  mutating func quotedEscaping(_ p: UnsafePointer<UInt8>, from start: Int, count n: Int) {
+    var run = start  // Start of the bytes not yet copied.
+    var i = start
     while true {
       let j = Self.nextSpecialByte(p, from: i, to: n)
       if j == n { break }
@@ -113,27 +146,32 @@ extension JSONWriter {
     return nil
   }
 
-  /// The index of the first byte in `p[start..<end]` that may start a character to escape
-  /// (below 0x20, `"`, `\`, or 0xE2, the lead byte of U+2000–U+2FFF), or `end` when none does.
+  /// `true` when one of the 8 bytes of `word` may start a character to escape: below 0x20,
+  /// `"`, `\`, or 0xE2 (the lead byte of U+2000–U+2FFF, U+2028 and U+2029 among them).
   ///
-  /// - Complexity: O(end − start), 8 bytes per step: a byte below 0x20 or equal to a given
-  ///   value is found in a 64-bit word with the "has zero byte" bit trick.
+  /// The "has a zero byte" bit trick: `(x − 0x01…01) & ~x & 0x80…80` is non-zero exactly when
+  /// some byte of `x` is zero, and `(x − 0x20…20) & ~x & 0x80…80` when some byte is below 0x20;
+  /// XOR with a repeated byte turns "equal to it" into "zero".
+  @inlinable @inline(__always)
+  static func hasSpecialByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let control = (word &- ones &* 0x20) & ~word
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let lead = word ^ (ones &* 0xE2)
+    let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((lead &- ones) & ~lead)
+    return (control | equal) & (ones &* 0x80) != 0
+  }
+
+  /// The index of the first byte in `p[start..<end]` that may start a character to escape
+  /// (see ``hasSpecialByte(_:)``), or `end` when none does.
+  ///
+  /// - Complexity: O(end − start), 8 bytes per step.
   @usableFromInline
   static func nextSpecialByte(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
     var i = start
     let raw = UnsafeRawPointer(p)
-    while i + 8 <= end {
-      let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      // A byte below 0x20 or equal to 0: exact for whether any byte of the word is one.
-      let control = (word &- ones &* 0x20) & ~word & highs
-      let quote = word ^ (ones &* 0x22)
-      let backslash = word ^ (ones &* 0x5C)
-      let lead = word ^ (ones &* 0xE2)
-      let equal =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((lead &- ones) & ~lead)
-      if (control | equal & highs) != 0 { break }
+    while i + 8 <= end, !hasSpecialByte(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
       i += 8
     }
     while i < end {

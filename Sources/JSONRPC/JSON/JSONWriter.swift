@@ -142,14 +142,32 @@ public struct JSONWriter: ~Copyable {
   @inlinable @inline(__always)
   mutating func put(_ byte: UInt8) {
     base[count] = byte
-    count += 1
+    count &+= 1
   }
 
-  /// Appends `n` bytes from `source`; room must have been reserved.
+  /// Appends `n` bytes from `source`; room must have been reserved. Up to 16 bytes (most
+  /// keys and short strings) are copied with two overlapping loads and stores, cheaper than
+  /// a call to `memmove`.
   @inlinable @inline(__always)
   mutating func put(_ source: UnsafePointer<UInt8>, _ n: Int) {
-    (base + count).update(from: source, count: n)
-    count += n
+    let target = UnsafeMutableRawPointer(base + count)
+    let from = UnsafeRawPointer(source)
+    if n >= 8, n <= 16 {
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4, n < 8 {
+      let head = from.loadUnaligned(as: UInt32.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      target.storeBytes(of: head, as: UInt32.self)
+      target.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    } else if n < 4 {
+      for i in 0..<n { base[count + i] = source[i] }
+    } else {
+      target.copyMemory(from: from, byteCount: n)
+    }
+    count &+= n
   }
 
   /// Reserves `n` bytes and a comma, and writes the comma if one is due.
@@ -258,7 +276,13 @@ public struct JSONWriter: ~Copyable {
   @inlinable
   public mutating func array<S: Sequence>(_ elements: S) where S.Element: JSONWritable {
     beginArray()
-    for element in elements { element.write(to: &self) }
+    // Through the contiguous storage when there is one, so elements are not copied out.
+    let done: Void? = elements.withContiguousStorageIfAvailable { buffer in
+      for i in buffer.indices { buffer[i].write(to: &self) }
+    }
+    if done == nil {
+      for element in elements { element.write(to: &self) }
+    }
     endArray()
   }
 
