@@ -86,6 +86,21 @@ struct JSONWriterTests {
     #expect(json.bytes == Array("[1,2]".utf8))
   }
 
+  @Test func rawValuesAreCopiedAsTheyAre() {
+    var part = JSONWriter()
+    part.object { $0.member("n", 1) }
+    let text = part.withUnsafeBytes { fragment in
+      written { json in
+        json.array { json in
+          json.rawValue(fragment)
+          json.value(2)
+          json.rawValue(fragment)
+        }
+      }
+    }
+    #expect(text == #"[{"n":1},2,{"n":1}]"#)
+  }
+
   @Test func largeOutputsGrowTheBuffer() {
     let long = String(repeating: "abcdefgh", count: 100_000)
     let text = written { json in

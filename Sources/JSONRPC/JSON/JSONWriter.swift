@@ -354,6 +354,20 @@ public struct JSONWriter: ~Copyable {
     value.write(to: &self)
   }
 
+  /// Copies an already-written JSON value as it is: a fragment kept from another writer
+  /// (``withUnsafeBytes(_:)``), such as a cached answer part.
+  ///
+  /// - Parameter json: exactly one complete JSON value as ``JSONWriter`` writes it (no raw
+  ///   line break); not checked.
+  /// - Complexity: O(n) in `json.count`, one copy.
+  public mutating func rawValue(_ json: UnsafeRawBufferPointer) {
+    scalar(reserving: json.count)
+    if let source = json.baseAddress {
+      put(source.assumingMemoryBound(to: UInt8.self), json.count)
+    }
+    needsComma = true
+  }
+
   // MARK: Members
 
   /// Writes the member `"key":value` with an integer value.
