@@ -244,3 +244,40 @@ struct JSONWriterTests {
     #expect(written { $0.array([1.5, .nan, .infinity, -0.0]) } == "[1.5,null,null,-0]")
   }
 }
+
+#if DEBUG
+  /// A debug build stops at a call that would write malformed JSON.
+  @Suite("JSONWriter shape checks (debug builds)")
+  struct JSONWriterShapeTests {
+    @Test func aKeyInAnArrayStops() async {
+      await #expect(processExitsWith: .failure) {
+        var json = JSONWriter()
+        json.beginArray()
+        json.key("a")
+      }
+    }
+
+    @Test func aValueWithoutAKeyInAnObjectStops() async {
+      await #expect(processExitsWith: .failure) {
+        var json = JSONWriter()
+        json.beginObject()
+        json.value(1)
+      }
+    }
+
+    @Test func closingTheWrongContainerStops() async {
+      await #expect(processExitsWith: .failure) {
+        var json = JSONWriter()
+        json.beginObject()
+        json.endArray()
+      }
+    }
+
+    @Test func aStaticKeyThatNeedsEscapingStops() async {
+      await #expect(processExitsWith: .failure) {
+        var json = JSONWriter()
+        json.object { $0.member("a\"b", 1) }
+      }
+    }
+  }
+#endif
