@@ -303,3 +303,57 @@ struct ConnectionTests {
     #expect(parseLSPOutput(out).map { $0["method"] ?? $0["result"] } == ["before", true])
   }
 }
+
+/// Answers `toggle` with a typed result and `note` with a typed notification first.
+final class TypedHandler: MessageHandler {
+  let connection = Mutex<Connection?>(nil)
+
+  func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+    Issue.record("handle(_:) called for \(message.method); the connection calls result(for:)")
+    return .null
+  }
+
+  func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
+    switch message.method {
+    case "toggle":
+      return SectionToggled(version: 2, id: "g1", expanded: false, updatedGroups: ["g1"], scrollTop: nil)
+    case "note":
+      let connection = connection.withLock { $0 }
+      connection?.sendNotification(
+        method: "outlineChanged",
+        params: SectionToggled(version: 3, id: "g2", expanded: true, updatedGroups: [], scrollTop: 0.5))
+      return JSONValue.null
+    default:
+      throw .methodNotFound(message.method)
+    }
+  }
+}
+
+extension ConnectionTests {
+  @Test(arguments: Framing.allCases)
+  func typedResultsAndNotificationsAreWrittenByTheWriter(framing: Framing) {
+    let handler = TypedHandler()
+    let harness = PipeHarness(framing: framing, handler: handler)
+    handler.connection.withLock { $0 = harness.connection }
+    let requests = [
+      #"{"jsonrpc":"2.0","id":1,"method":"toggle"}"#,
+      #"{"jsonrpc":"2.0","method":"note"}"#,
+      #"[{"jsonrpc":"2.0","id":2,"method":"toggle"},{"jsonrpc":"2.0","id":3,"method":"nope"}]"#,
+    ]
+    harness.send(framing == .lsp ? lspFrames(requests) : Array(requests.joined(separator: "\n").utf8 + [10]))
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    let text = String(decoding: out, as: UTF8.self)
+    let toggled = #"{"version":2,"id":"g1","expanded":false,"updatedGroups":["g1"]}"#
+    let messages = [
+      #"{"id":1,"jsonrpc":"2.0","result":\#(toggled)}"#,
+      #"{"jsonrpc":"2.0","method":"outlineChanged","params":{"version":3,"id":"g2","expanded":true,"updatedGroups":[],"scrollTop":0.5}}"#,
+      #"[{"id":2,"jsonrpc":"2.0","result":\#(toggled)},{"error":{"code":-32601,"message":"method not found: nope"},"id":3,"jsonrpc":"2.0"}]"#,
+    ]
+    let expected =
+      framing == .lsp
+      ? messages.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" }.joined()
+      : messages.map { $0 + "\n" }.joined()
+    #expect(text == expected)
+  }
+}

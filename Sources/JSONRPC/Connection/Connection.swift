@@ -25,12 +25,16 @@ public enum RunEnd: Sendable, Equatable {
 ///   ``CancellationToken`` of that id is marked if the request is queued or running; an
 ///   unknown id is ignored. `$/cancelRequest` never reaches the handler.
 /// - Everything else goes, in the order received, to ONE serial worker that calls the
-///   ``MessageHandler`` and writes the reply, so replies leave in the order the requests
-///   came. A request already cancelled when its turn comes is answered `-32800` without
-///   calling ``MessageHandler/handle(_:)`` (the handler is told, see
+///   ``MessageHandler`` (``MessageHandler/result(for:)``) and writes the reply, so replies
+///   leave in the order the requests came. A request already cancelled when its turn comes
+///   is answered `-32800` without calling the handler (the handler is told, see
 ///   ``MessageHandler/cancelledBeforeStart(_:)``). Invalid messages are answered by the worker too, in turn.
 ///   A batch is handled element by element and answered with one array (input order),
 ///   or not at all when it holds only notifications.
+/// - Each outgoing message is written by a ``JSONWriter`` into one buffer that keeps room
+///   for the frame header in front (``Framing/makeWriter(capacity:)``), so it leaves with
+///   one `write(2)` and no copy; the result of a reply is written by its ``JSONWritable``
+///   conformance, with no ``JSONValue`` built for the envelope.
 /// - Writes are serialized by a lock and done synchronously: when ``sendNotification(method:params:)``
 ///   or a reply returns, its bytes were handed to the kernel. A failed write (the peer
 ///   went away) is logged once and later writes are dropped.
@@ -206,11 +210,17 @@ public final class Connection: Sendable {
     steps = messages.compactMap(step(for:))
     if steps.isEmpty { return }
     worker.async { [self] in
-      let replies = steps.compactMap { perform($0, handler: handler) }
+      var json = framing.makeWriter()
       if isBatch {
-        if !replies.isEmpty { send(.array(replies)) }
-      } else if let reply = replies.first {
-        send(reply)
+        json.beginArray()
+        var answered = false
+        for step in steps {
+          if perform(step, handler: handler, into: &json) { answered = true }
+        }
+        json.endArray()
+        if answered { writeMessage(json) }
+      } else if perform(steps[0], handler: handler, into: &json) {
+        writeMessage(json)
       }
     }
   }
@@ -255,21 +265,25 @@ public final class Connection: Sendable {
     }
   }
 
-  /// Runs on the worker: calls the handler (or not) and returns the reply, if any.
-  private func perform(_ step: Step, handler: some MessageHandler) -> JSONValue? {
+  /// Runs on the worker: calls the handler (or not) and writes the reply, if any, into `json`.
+  ///
+  /// - Returns: `true` when a reply was written.
+  private func perform(_ step: Step, handler: some MessageHandler, into json: inout JSONWriter) -> Bool {
     switch step {
     case .reply(let id, let error):
-      return Message.responseObject(id: id, result: .failure(error))
+      Message.writeResponse(id: id, error: error, to: &json)
+      return true
     case .replyNull(let id):
-      return Message.responseObject(id: id, result: .success(.null))
+      Message.writeResponse(id: id, result: JSONValue.null, to: &json)
+      return true
     case .call(let message):
       guard let id = message.id else {
         do {
-          _ = try handler.handle(message)
+          _ = try handler.result(for: message)
         } catch {
           log.warn("notification \(message.method) failed: \(error.message)")
         }
-        return nil
+        return false
       }
       defer {
         pending.withLock { table in
@@ -278,13 +292,16 @@ public final class Connection: Sendable {
       }
       if message.cancellation.isCancelled {
         handler.cancelledBeforeStart(message)
-        return Message.responseObject(id: id, result: .failure(.cancelled))
+        Message.writeResponse(id: id, error: .cancelled, to: &json)
+        return true
       }
       do {
-        return Message.responseObject(id: id, result: .success(try handler.handle(message)))
+        let result = try handler.result(for: message)
+        Message.writeResponse(id: id, result: result, to: &json)
       } catch {
-        return Message.responseObject(id: id, result: .failure(error))
+        Message.writeResponse(id: id, error: error, to: &json)
       }
+      return true
     }
   }
 
@@ -314,7 +331,26 @@ public final class Connection: Sendable {
   ///   - method: e.g. `$/progress`.
   ///   - params: an object or array; `nil` omits `params`.
   public func sendNotification(method: String, params: JSONValue?) {
-    send(Message.notificationObject(method: method, params: params))
+    var json = framing.makeWriter()
+    if let params {
+      Message.writeNotification(method: method, params: params, to: &json)
+    } else {
+      Message.writeNotification(method: method, to: &json)
+    }
+    writeMessage(json)
+  }
+
+  /// Sends a notification whose params write themselves (JSON-RPC 2.0 §4.1), written
+  /// straight into the outgoing bytes.
+  ///
+  /// - Parameters:
+  ///   - method: e.g. `outlineChanged`.
+  ///   - params: an object or an array, e.g. a typed params struct.
+  /// - Complexity: O(n) in the size of the message; one buffer, one `write(2)`.
+  public func sendNotification<Params: JSONWritable>(method: String, params: Params) {
+    var json = framing.makeWriter()
+    Message.writeNotification(method: method, params: params, to: &json)
+    writeMessage(json)
   }
 
   /// Returns once every message sent before the call has been written to the output fd.
@@ -325,14 +361,22 @@ public final class Connection: Sendable {
 
   /// Frames and writes one message; serialized with every other write.
   public func send(_ message: JSONValue) {
+    var json = framing.makeWriter()
+    message.write(to: &json)
+    writeMessage(json)
+  }
+
+  /// Frames the message in `json` where it lies and writes it under the lock, so writes
+  /// never interleave; after a failed write (the peer went away), logs once and drops the
+  /// rest. Nothing is written once the connection is aborted.
+  private func writeMessage(_ json: consuming JSONWriter) {
     if isAborted { return }
-    let bytes = framing.frame(message.encoded())
-    writeLock.withLock { failed in
-      if failed || isAborted { return }
-      bytes.withUnsafeBytes { raw in
+    framing.withFramedBytes(json) { bytes in
+      writeLock.withLock { failed in
+        if failed || isAborted { return }
         var offset = 0
-        while offset < raw.count {
-          let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+        while offset < bytes.count {
+          let n = write(output, bytes.baseAddress! + offset, bytes.count - offset)
           if n < 0, errno == EINTR { continue }
           if n <= 0 {
             log.error("cannot write output: \(String(cString: strerror(errno)))")

@@ -25,9 +25,13 @@ public struct IncomingMessage: Sendable {
 /// Handles the requests and notifications of a ``Connection``, one at a time, in the order
 /// received.
 ///
-/// - Important: ``handle(_:)`` is only ever called on the connection's single worker
-///   thread, never concurrently; a handler that owns mutable state can rely on that (and
-///   say so where it declares `@unchecked Sendable`).
+/// The connection calls ``result(for:)``, which by default calls ``handle(_:)``: a handler
+/// returns its results as ``JSONValue``s from ``handle(_:)``, or as typed values that write
+/// themselves (``JSONWritable``) from ``result(for:)``.
+///
+/// - Important: ``result(for:)`` and ``handle(_:)`` are only ever called on the connection's
+///   single worker thread, never concurrently; a handler that owns mutable state can rely on
+///   that (and say so where it declares `@unchecked Sendable`).
 public protocol MessageHandler: AnyObject, Sendable {
   /// Handles one message.
   ///
@@ -36,6 +40,14 @@ public protocol MessageHandler: AnyObject, Sendable {
   ///   notification). A long handler polls `message.cancellation.isCancelled` and throws
   ///   ``ResponseError/cancelled`` (`-32800`).
   func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue
+
+  /// Handles one message; what the connection calls. The result is written into the reply by
+  /// its ``JSONWritable`` conformance, with no ``JSONValue`` built for it. By default, calls
+  /// ``handle(_:)``.
+  ///
+  /// - Returns: the `result` of a request; ignored for a notification.
+  /// - Throws: ``ResponseError``, as ``handle(_:)``.
+  func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable
 
   /// Told of a request that was cancelled while queued, just before the
   /// connection answers it `-32800` without calling ``handle(_:)``: the
@@ -48,4 +60,9 @@ public protocol MessageHandler: AnyObject, Sendable {
 extension MessageHandler {
   /// Does nothing.
   public func cancelledBeforeStart(_ message: IncomingMessage) {}
+
+  /// Calls ``handle(_:)``.
+  public func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
+    try handle(message)
+  }
 }
