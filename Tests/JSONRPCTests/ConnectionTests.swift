@@ -12,16 +12,16 @@ final class RecordingHandler: MessageHandler {
   /// Set when a `spin` request saw its cancellation.
   let spinCancelled = Mutex(false)
 
-  func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+  func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
     seen.withLock { $0.append(message.method) }
     switch message.method {
     case "echo":
-      return message.params ?? .null
+      return message.params ?? JSONValue.null
     case "block":
       started.signal()
       release.wait()
       if message.cancellation.isCancelled { throw .cancelled }
-      return "unblocked"
+      return JSONValue.string("unblocked")
     case "spin":
       started.signal()
       let deadline = Date(timeIntervalSinceNow: 60)
@@ -32,7 +32,7 @@ final class RecordingHandler: MessageHandler {
         }
         usleep(1000)
       }
-      return "never cancelled"
+      return JSONValue.string("never cancelled")
     case "fail":
       throw ResponseError(code: .invalidParams, message: "missing field \"x\"")
     default:
@@ -288,7 +288,7 @@ struct ConnectionTests {
   @Test func flushFromTheWorkerDoesNotDeadlock() {
     final class FlushingHandler: MessageHandler {
       let connection = Mutex<Connection?>(nil)
-      func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+      func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
         let connection = connection.withLock { $0 }
         connection?.sendNotification(method: "before", params: nil)
         connection?.flush()
@@ -307,11 +307,6 @@ struct ConnectionTests {
 /// Answers `toggle` with a typed result and `note` with a typed notification first.
 final class TypedHandler: MessageHandler {
   let connection = Mutex<Connection?>(nil)
-
-  func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
-    Issue.record("handle(_:) called for \(message.method); the connection calls result(for:)")
-    return .null
-  }
 
   func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
     switch message.method {

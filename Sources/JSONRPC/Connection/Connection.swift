@@ -320,6 +320,24 @@ public final class Connection: Sendable {
     }
   }
 
+  /// Runs `job` on the worker, after every message and job queued before it: the way
+  /// work that starts elsewhere (a timer, a file watcher) reaches state the handler owns,
+  /// so that the handler stays its only owner and what the job sends leaves in turn with
+  /// the replies.
+  ///
+  /// Safe from any thread; returns at once.
+  public func perform(_ job: @escaping @Sendable () -> Void) {
+    worker.async(execute: job)
+  }
+
+  /// Runs `job` on the worker, after everything queued before it, waits for it, and
+  /// returns what it returned.
+  ///
+  /// - Important: never call it from a job or a handler (the worker would wait for itself).
+  public func performAndWait<T: Sendable>(_ job: @Sendable () -> T) -> T {
+    worker.sync(execute: job)
+  }
+
   /// `true` once ``abort()`` was called.
   public var isAborted: Bool { aborted.load(ordering: .sequentiallyConsistent) }
 

@@ -40,6 +40,8 @@ public struct Padding: Sendable, Equatable {
 public enum LayoutLimits {
   /// The largest width, advance, line height, height, indent or padding accepted, in the layout's unit.
   public static let maxLength: Double = 1_000_000
+  /// The largest `maxLines` or `tabSize` accepted.
+  public static let maxInteger: Int64 = Int64(Int32.max)
 }
 
 /// Everything that decides row heights (PROTOCOL §5), with the contract's defaults.

@@ -164,6 +164,10 @@ struct OutlineItemTable: Sendable {
   }
 
   /// The UTF-8 bytes of the title of the item at `p`, lent to `body`. O(1) plus `body`.
+  func withIDUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, spans[p].idStart, spans[p].idLength)) }
+  }
+
   func withTitleUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, spans[p].textStart, spans[p].titleLength)) }
   }

@@ -18,17 +18,24 @@ public enum ServeCommand {
       exit(status)
     }
     server.sendNotification = { method, params in connection.sendNotification(method: method, params: params) }
+    server.schedule = { job in connection.perform(job) }
     server.clientProcessGone = { pid in
       log.error("the client process \(pid) is gone: exiting")
+      // Stop what runs now, then save on the worker once it is free.
       connection.abort()
-      server.saveAllViewStates()
-      exit(1)
+      connection.perform {
+        server.saveViewStates(all: true)
+        exit(1)
+      }
     }
     if let pid = options.clientProcessID { server.watchClientProcess(pid) }
     switch connection.run(handler: server) {
     case .endOfInput:
-      server.saveAllViewStates()
-      exit(server.exitStatus)
+      let status = connection.performAndWait {
+        server.saveViewStates(all: true)
+        return server.exitStatus
+      }
+      exit(status)
     case .brokenFraming(let reason):
       log.error("cannot read the next message: \(reason)")
       exit(1)

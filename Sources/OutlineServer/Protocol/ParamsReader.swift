@@ -6,7 +6,7 @@ import JSONRPC
 ///
 /// `params` omitted or `null` reads as an empty object; an array is refused
 /// (PROTOCOL §8: named params only).
-struct Params {
+struct ParamsReader {
   let object: [String: JSONValue]
   /// Prefix of field names in messages, e.g. `viewport.` for a nested object.
   let path: String
@@ -55,11 +55,13 @@ struct Params {
     return b
   }
 
-  func optionalInt(_ key: String, min: Int = 0) throws(ResponseError) -> Int? {
+  /// An integer from `min` to `max`.
+  func optionalInt(_ key: String, min: Int = 0, max: Int64 = Int64(Int32.max) * 1024) throws(ResponseError) -> Int? {
     guard let v = value(key) else { return nil }
-    guard case .int(let i) = v, i >= min, i <= Int64(Int32.max) * 1024 else {
+    guard case .int(let i) = v, i >= min else {
       throw fail(key, min == 0 ? "must be a non-negative integer" : "must be an integer ≥ \(min)")
     }
+    guard i <= max else { throw fail(key, "must be ≤ \(max)") }
     return Int(i)
   }
 
@@ -89,10 +91,10 @@ struct Params {
     return e
   }
 
-  func optionalObject(_ key: String) throws(ResponseError) -> Params? {
+  func optionalObject(_ key: String) throws(ResponseError) -> ParamsReader? {
     guard let v = value(key) else { return nil }
     guard case .object = v else { throw fail(key, "must be an object") }
-    return try Params(v, path: path + key + ".")
+    return try ParamsReader(v, path: path + key + ".")
   }
 
   static func format(_ d: Double) -> String {
