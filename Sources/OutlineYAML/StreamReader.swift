@@ -332,7 +332,7 @@ struct StreamReader {
   private mutating func integer(_ h: Head, _ field: String, minimum: Int) throws(BuildStop) -> Int? {
     if h.isEmpty { return nil }
     if h.event.kind == .scalar, h.event.plain, case .int(let v) = CoreScalar(plain: h.event.bytes),
-      v >= minimum, v <= Int32.max
+      LayoutField.accepts(v, minimum: minimum)
     {
       return Int(v)
     }
@@ -355,6 +355,8 @@ struct StreamReader {
 
   // MARK: Layout
 
+  /// A file's `layout:`, read through the table of ``LayoutField/all`` that
+  /// the server reads `setLayout` through too.
   private mutating func layout(_ h: Head) throws(BuildStop) -> LayoutOverrides {
     var l = LayoutOverrides()
     if h.isAbsentCollection { return l }
@@ -363,37 +365,30 @@ struct StreamReader {
       return l
     }
     try forEachField(h, LayoutKey.self) { reader, key, value throws(BuildStop) in
-      let name = key.rawValue
-      switch key {
-      case .unit: l.unit = try reader.enumeration(value, name, LayoutUnit.self)
-      case .width: l.width = try reader.number(value, name, minimum: 0, strict: true)
-      case .narrowWidth: l.narrowWidth = try reader.number(value, name, minimum: 0)
-      case .wideWidth: l.wideWidth = try reader.number(value, name, minimum: 0)
-      case .lineHeight: l.lineHeight = try reader.number(value, name, minimum: 0)
-      case .headerHeight: l.headerHeight = try reader.height(value, name)
-      case .rowHeight: l.rowHeight = try reader.height(value, name)
-      case .indent: l.indent = try reader.number(value, name, minimum: 0)
-      case .maxLines: l.maxLines = try reader.integer(value, name, minimum: 1)
-      case .tabSize: l.tabSize = try reader.integer(value, name, minimum: 1)
-      case .padding: try reader.padding(value, into: &l)
-      }
+      try reader.layoutField(key.field, value, into: &l)
     }
     return l
   }
 
-  private mutating func padding(_ h: Head, into l: inout LayoutOverrides) throws(BuildStop) {
-    if h.isAbsentCollection { return }
-    guard h.event.kind == .mappingStart else {
-      try mismatch(h, "\"padding\" must be a mapping")
-      return
-    }
-    try forEachField(h, PaddingKey.self) { reader, key, value throws(BuildStop) in
-      let v = try reader.number(value, key.rawValue, minimum: 0)
-      switch key {
-      case .top: l.paddingTop = v
-      case .bottom: l.paddingBottom = v
-      case .left: l.paddingLeft = v
-      case .right: l.paddingRight = v
+  /// One field of a layout, by its kind.
+  private mutating func layoutField(_ field: LayoutField, _ value: Head, into l: inout LayoutOverrides)
+    throws(BuildStop)
+  {
+    let name = field.name
+    switch field.kind {
+    case .unit: l.unit = try enumeration(value, name, LayoutUnit.self)
+    case .length(let path, let minimum, let strict):
+      l[keyPath: path] = try number(value, name, minimum: minimum, strict: strict)
+    case .integer(let path, let minimum): l[keyPath: path] = try integer(value, name, minimum: minimum)
+    case .height(let path): l[keyPath: path] = try height(value, name)
+    case .fields:
+      if value.isAbsentCollection { return }
+      guard value.event.kind == .mappingStart else {
+        try mismatch(value, "\"\(name)\" must be a mapping")
+        return
+      }
+      try forEachField(value, PaddingKey.self) { reader, key, value throws(BuildStop) in
+        try reader.layoutField(key.field, value, into: &l)
       }
     }
   }
@@ -554,13 +549,29 @@ private enum RowKey: String, CaseIterable, FieldKey {
   static let table = makeTable()
 }
 
-private enum LayoutKey: String, CaseIterable, FieldKey {
-  case unit, width, narrowWidth, wideWidth, lineHeight, headerHeight, rowHeight, indent, padding, maxLines, tabSize
+/// The keys of `layout:`: the fields of ``LayoutField/all``.
+private struct LayoutKey: FieldKey {
+  let field: LayoutField
+  var rawValue: String { field.name }
+  init?(rawValue: String) {
+    guard let field = LayoutField.all.first(where: { $0.name == rawValue }) else { return nil }
+    self.field = field
+  }
+  init(_ field: LayoutField) { self.field = field }
+  static let allCases = LayoutField.all.map(LayoutKey.init)
   static let table = makeTable()
 }
 
-private enum PaddingKey: String, CaseIterable, FieldKey {
-  case top, bottom, left, right
+/// The keys of `padding:`: the fields of ``LayoutField/padding``.
+private struct PaddingKey: FieldKey {
+  let field: LayoutField
+  var rawValue: String { field.name }
+  init?(rawValue: String) {
+    guard let field = LayoutField.padding.first(where: { $0.name == rawValue }) else { return nil }
+    self.field = field
+  }
+  init(_ field: LayoutField) { self.field = field }
+  static let allCases = LayoutField.padding.map(PaddingKey.init)
   static let table = makeTable()
 }
 
