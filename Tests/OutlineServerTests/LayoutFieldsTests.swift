@@ -50,7 +50,11 @@ import Testing
     var checked = 0
     for field in LayoutField.all {
       let leaves: [(LayoutField, String?)]
-      if case .fields(let inner) = field.kind { leaves = inner.map { ($0, field.name) } } else { leaves = [(field, nil)] }
+      if case .fields(let inner) = field.kind {
+        leaves = inner.map { ($0, field.name) }
+      } else {
+        leaves = [(field, nil)]
+      }
       for (leaf, parent) in leaves {
         for sample in samples(leaf.kind) {
           let yaml = try yamlAccepts(leaf.name, parent: parent, sample.yaml)
