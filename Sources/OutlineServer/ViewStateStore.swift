@@ -1,8 +1,9 @@
 import Foundation
 import JSONRPC
 
-/// The view state of one file as saved between sessions (PROTOCOL §6).
-struct SavedViewState: Codable, Equatable {
+/// The view state of one file as saved between sessions (PROTOCOL §6): the
+/// record `{collapsed, expanded, focus?, path, scrollTop?}`.
+struct SavedViewState: Equatable, JSONWritable {
   /// The file's real path (symbolic links resolved), the key of the record.
   var path: String
   /// Groups the user had open, and those the user had closed: groups in
@@ -11,6 +12,49 @@ struct SavedViewState: Codable, Equatable {
   var collapsed: [String]
   var focus: String?
   var scrollTop: Double?
+
+  /// The record, members in name order.
+  func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("collapsed", collapsed)
+      json.member("expanded", expanded)
+      json.member("focus", ifPresent: focus)
+      json.member("path", path)
+      json.member("scrollTop", ifPresent: scrollTop)
+    }
+  }
+
+  /// Reads a record.
+  /// - Throws: a reason in words when `value` is not one.
+  init(_ value: JSONValue) throws(RecordError) {
+    func ids(_ key: String) throws(RecordError) -> [String] {
+      guard case .array(let list)? = value[key] else { throw RecordError("\"\(key)\" is not a list") }
+      var result: [String] = []
+      for case .string(let id) in list { result.append(id) }
+      guard result.count == list.count else { throw RecordError("\"\(key)\" holds something that is not an id") }
+      return result
+    }
+    guard case .string(let path)? = value["path"] else { throw RecordError("\"path\" is missing") }
+    self.path = path
+    expanded = try ids("expanded")
+    collapsed = try ids("collapsed")
+    focus = value["focus"]?.stringValue
+    scrollTop = value["scrollTop"]?.doubleValue
+  }
+
+  init(path: String, expanded: [String], collapsed: [String], focus: String?, scrollTop: Double?) {
+    self.path = path
+    self.expanded = expanded
+    self.collapsed = collapsed
+    self.focus = focus
+    self.scrollTop = scrollTop
+  }
+
+  /// Why a record cannot be read.
+  struct RecordError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
 }
 
 /// Saves and restores view state under `--state-dir` (default
@@ -57,9 +101,9 @@ struct ViewStateStore: Sendable {
   /// The saved state of `path`, or `nil` when there is none or it is unreadable (reported on stderr).
   func load(path: String) -> SavedViewState? {
     let url = recordURL(for: path)
-    guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    guard let bytes = try? RegularFile.read(url.path) else { return nil }
     do {
-      let saved = try JSONDecoder().decode(SavedViewState.self, from: data)
+      let saved = try SavedViewState(JSONValue.parse(bytes))
       guard saved.path == path else { return nil }
       return saved
     } catch {
@@ -74,13 +118,13 @@ struct ViewStateStore: Sendable {
   /// directory /x/state: Not a directory`.
   func save(_ state: SavedViewState) {
     let url = recordURL(for: state.path)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(state) else { return }
+    var json = JSONWriter()
+    state.write(to: &json)
+    let data = json.bytes
     do throws(StateFileError) {
       try Self.makeDirectories(directory.path)
       let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-      try Self.writeFile([UInt8](data), to: temp)
+      try Self.writeFile(data, to: temp)
       guard rename(temp, url.path) == 0 else {
         let error = StateFileError(doing: "cannot rename \(temp) to \(url.path)")
         unlink(temp)
