@@ -32,7 +32,9 @@ let package = Package(
     .testTarget(name: "OutlineModelTests", dependencies: ["OutlineModel"]),
     .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
-    .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "outline-server"]),
+    .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer", "OutlineTestSupport"]),
+    // What the server tests share: one client interface, in process and over a spawned binary.
+    .target(name: "OutlineTestSupport", dependencies: ["JSONRPC", "OutlineServer"], path: "Tests/OutlineTestSupport"),
+    .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "OutlineTestSupport", "outline-server"]),
   ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 @Suite struct LifecycleTests {
@@ -116,7 +117,7 @@ import Testing
     s.initialize()
     let open: JSONValue = [
       "jsonrpc": "2.0", "id": 1, "method": "openOutline",
-      "params": ["uri": "mem:long", "text": .string(LimitsTests.longOpenText)],
+      "params": ["uri": "mem:long", "text": .string(longOpenText)],
     ]
     let rows: JSONValue = [
       "jsonrpc": "2.0", "id": 2, "method": "visibleRows", "params": ["uri": "mem:long", "count": 1],

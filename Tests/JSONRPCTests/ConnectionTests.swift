@@ -11,6 +11,9 @@ final class RecordingHandler: MessageHandler {
   let release = DispatchSemaphore(value: 0)
   /// Set when a `spin` request saw its cancellation.
   let spinCancelled = Mutex(false)
+  /// Set when a `block` request was released.
+  let blockFinished = Mutex(false)
+  var blockDone: Bool { blockFinished.withLock { $0 } }
 
   func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
     seen.withLock { $0.append(message.method) }
@@ -20,6 +23,7 @@ final class RecordingHandler: MessageHandler {
     case "block":
       started.signal()
       release.wait()
+      blockFinished.withLock { $0 = true }
       if message.cancellation.isCancelled { throw .cancelled }
       return JSONValue.string("unblocked")
     case "spin":
@@ -174,6 +178,33 @@ struct ConnectionTests {
     handler.release.signal()
     let (out, _) = harness.finish()
     #expect(parseLSPOutput(out).map { $0["id"] } == [1, 2])
+  }
+
+  @Test func aJobRunsOnTheWorkerAfterTheRequestUnderWaySoItsMessagesFollowThatReply() {
+    // A file watcher or a timer hands its work to the worker: what the job sends must
+    // leave after the reply of the request that was running when it was handed over.
+    let handler = RecordingHandler()
+    let harness = PipeHarness(handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#]))
+    handler.started.wait()
+    let connection = harness.connection
+    let ranDuringTheRequest = Mutex<Bool?>(nil)
+    let jobRan = DispatchSemaphore(value: 0)
+    connection.perform {
+      // The request under way has finished by the time the job runs.
+      ranDuringTheRequest.withLock { $0 = handler.seen.withLock { $0 }.count == 1 && !handler.blockDone }
+      connection.sendNotification(method: "fromJob", params: nil)
+      jobRan.signal()
+    }
+    // A job run beside the worker would run now; one run on it cannot before the release.
+    let ranEarly = jobRan.wait(timeout: .now() + 1) == .success
+    handler.release.signal()
+    if !ranEarly { jobRan.wait() }
+    #expect(ranDuringTheRequest.withLock { $0 } == false)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#]))
+    let (out, _) = harness.finish()
+    let messages = parseLSPOutput(out)
+    #expect(messages.map { $0["id"] ?? $0["method"] } == [1, "fromJob", 2])
   }
 
   @Test func batchIsAnsweredWithOneArrayInInputOrder() {

@@ -1,5 +1,6 @@
 import Foundation
 import OutlineModel
+import OutlineTestSupport
 import OutlineYAML
 import Testing
 

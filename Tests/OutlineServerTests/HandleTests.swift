@@ -1,5 +1,6 @@
 import JSONRPC
 import OutlineModel
+import OutlineTestSupport
 import Testing
 
 @testable import OutlineServer

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import OutlineModel
+import OutlineTestSupport
 import OutlineYAML
 import Testing
 

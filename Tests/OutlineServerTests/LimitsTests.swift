@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// Hostile and oversized input on the real binary: each limit is answered with
@@ -13,32 +14,16 @@ import Testing
         rows: [{id: r, title: R}]
     """
 
-  /// Checks that `s` still answers requests.
-  func expectServing(_ s: ServerProcess, sourceLocation: SourceLocation = #_sourceLocation) {
-    let r = s.result("openOutline", ["uri": "mem:alive", "text": .string(Self.small)], sourceLocation: sourceLocation)
-    #expect(r["total"] == 1, sourceLocation: sourceLocation)
-  }
-
   /// Sends a raw header block and expects exit status 1 with `message` on stderr, promptly.
   func expectBrokenHeader(
     _ header: String, arguments: [String] = [], message: String, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let s = try ServerProcess(arguments: arguments)
+    let s = try InProcessServer(arguments: arguments)
     s.initialize()
     s.writeRaw(Array(header.utf8))
     // The server must not wait for a body it will never accept: stdin stays open.
     #expect(s.waitForExit(timeout: 10) == 1, "for \(header.debugDescription)", sourceLocation: sourceLocation)
     #expect(s.stderrText.contains(message), "stderr: \(s.stderrText)", sourceLocation: sourceLocation)
-  }
-
-  /// The peak resident set of `s` in KiB (`VmHWM`), or `nil` when /proc has no answer.
-  func peakRSS(_ s: ServerProcess) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(s.process.processIdentifier)/status", encoding: .utf8)
-    else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-      return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-    }
-    return nil
   }
 
   // MARK: Headers
@@ -65,7 +50,7 @@ import Testing
       "Content-Length: 1001\r\n\r\n", arguments: ["--max-message-bytes", "1000"],
       message: "message of 1001 bytes exceeds --max-message-bytes 1000")
     // Exactly the maximum is accepted.
-    let s = try ServerProcess(arguments: ["--max-message-bytes", "1000"])
+    let s = try InProcessServer(arguments: ["--max-message-bytes", "1000"])
     s.initialize()
     let body = #"{"jsonrpc":"2.0","id":"x","method":"getViewState","params":{"uri":"#
     let padded = body + "\"" + String(repeating: "u", count: 1000 - body.utf8.count - 4) + "\"}}"
@@ -75,7 +60,7 @@ import Testing
   }
 
   @Test func ndjsonLineOverTheMaximumExits1() throws {
-    let s = try ServerProcess(arguments: ["--max-message-bytes", "100"], framing: .ndjson)
+    let s = try InProcessServer(arguments: ["--max-message-bytes", "100"], framing: .ndjson)
     s.initialize()
     s.writeRaw(Array(String(repeating: "[", count: 5000).utf8))
     #expect(s.waitForExit(timeout: 10) == 1)
@@ -85,7 +70,7 @@ import Testing
   // MARK: Bodies
 
   @Test func jsonNested100000DeepIsAParseError() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     s.send(body: deep)
@@ -98,11 +83,11 @@ import Testing
       + String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000) + "}}"
     s.send(body: inParams)
     #expect(s.next()?["error"]?["code"] == -32700)
-    expectServing(s)
+    s.expectServing()
   }
 
   @Test func invalidUTF8AndLoneSurrogatesAreParseErrors() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     let prefix = Array(#"{"jsonrpc":"2.0","id":1,"method":"openOutline","params":{"uri":"mem:u","text":""#.utf8)
     let suffix = Array(#""}}"#.utf8)
@@ -127,11 +112,11 @@ import Testing
     let pair = s.result(
       "openOutline", ["uri": "mem:u", "text": .string("groups: [{title: \"\u{1F600}\", rows: [{title: r}]}]")])
     #expect(pair["total"] == 1)
-    expectServing(s)
+    s.expectServing()
   }
 
   @Test func fiveMegabyteOpenOutlineLoads() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     var text = "groups:\n"
     var rows = 0
@@ -151,13 +136,13 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 15)
     let all = s.result("expandAll", ["uri": "mem:big"])
     #expect(all["total"] == .int(Int64(rows + group)))
-    expectServing(s)
+    s.expectServing()
   }
 
   // MARK: YAML
 
   @Test func yamlFlowNested20000DeepIsRefused() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     for (open, close) in [("[", "]"), ("{a: ", "}")] {
       let text =
@@ -169,56 +154,13 @@ import Testing
       #expect(diagnostic?["code"] == "too-deep")
       #expect(diagnostic?["range"]?["start"]?["line"] == 4)
     }
-    expectServing(s)
-  }
-
-  /// Nine levels of ten aliases each: 10⁹ nodes when expanded.
-  static let aliasBomb: String = {
-    var text = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
-    for level in 1...9 {
-      let refs = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
-      text += "a\(level): &a\(level) [\(refs)]\n"
-    }
-    return text + "groups:\n  - title: Boom\n    rows: [{title: r, data: *a9}]\n"
-  }()
-
-  @Test func aliasBombIsRefusedFastWithBoundedMemory() throws {
-    let s = try ServerProcess()
-    s.initialize()
-    let baseline = peakRSS(s)
-    let started = Date()
-    let reply = s.request("openOutline", ["uri": "mem:bomb", "text": .string(Self.aliasBomb)])
-    let elapsed = Date().timeIntervalSince(started)
-    #expect(elapsed < 1, "took \(elapsed) s")
-    #expect(reply["error"]?["code"] == -32011)
-    let diagnostic = reply["error"]?["data"]?["diagnostics"]?[0]
-    #expect(diagnostic?["code"] == "too-many-nodes")
-    #expect(diagnostic?["message"]?.stringValue?.contains("alias") == true)
-    if let baseline, let peak = peakRSS(s) {
-      #expect(peak - baseline < 64 * 1024, "peak RSS grew by \(peak - baseline) KiB")
-    }
-    // A normal use of anchors still loads, the alias expanded.
-    let normal = """
-      defaults: &who {team: blue, floor: 3}
-      groups:
-        - id: g
-          title: Team
-          expanded: true
-          rows:
-            - {id: a, title: Ann, data: *who}
-            - {id: b, title: Ben, data: *who}
-      """
-    let r = s.result("openOutline", ["uri": "mem:anchors", "text": .string(normal)])
-    #expect(r["rowCount"] == 2)
-    let rows = s.result("visibleRows", ["uri": "mem:anchors"])["rows"]
-    #expect(rows?[2]?["data"] == ["team": "blue", "floor": 3])
-    expectServing(s)
+    s.expectServing()
   }
 
   // MARK: Files
 
   @Test func devicesAndFifosAreFileErrorsNotHangs() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("outline-fifo-\(UUID().uuidString)")
     #expect(mkfifo(fifo.path, 0o600) == 0)
@@ -228,20 +170,10 @@ import Testing
       #expect(reply["error"]?["code"] == -32013, "for \(path)")
       #expect(reply["error"]?["message"]?.stringValue?.contains(path) == true)
     }
-    expectServing(s)
+    s.expectServing()
   }
 
   // MARK: Cancellation
-
-  /// A 100,000-row outline: its open runs long enough to cancel behind it.
-  static let longOpenText: String = {
-    var text = "groups:\n"
-    for g in 0..<2_000 {
-      text += "  - title: Group \(g)\n    rows:\n"
-      for r in 0..<50 { text += "      - {title: Row \(g).\(r)}\n" }
-    }
-    return text
-  }()
 
   /// `v` framed with a Content-Length header, for writing several messages at once.
   private func body(_ v: JSONValue) -> [UInt8] {
@@ -250,9 +182,9 @@ import Testing
   }
 
   @Test func aRequestAndItsCancelInOneWrite() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
-    let text = Self.longOpenText
+    let text = longOpenText
     // A long open, a request queued behind it, and the cancels of both: one write.
     let open: JSONValue = [
       "jsonrpc": "2.0", "id": 100, "method": "openOutline", "params": ["uri": "mem:c", "text": .string(text)],
@@ -269,15 +201,15 @@ import Testing
     #expect(second?["error"]?["code"] == -32800)
     // The cancelled open left nothing behind.
     #expect(s.errorCode("visibleRows", ["uri": "mem:c"]) == -32010)
-    expectServing(s)
+    s.expectServing()
   }
 
   @Test func anOpenCancelledWhileQueuedStillBeginsAndEndsItsProgress() throws {
     // PROTOCOL §2: an openOutline with a workDoneToken gets one begin and one end,
     // also when it fails, and so also when it is cancelled before it runs.
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
-    let text = Self.longOpenText
+    let text = longOpenText
     let long: JSONValue = [
       "jsonrpc": "2.0", "id": 1, "method": "openOutline", "params": ["uri": "mem:long", "text": .string(text)],
     ]
@@ -298,11 +230,11 @@ import Testing
       }
     }
     #expect(kinds == ["begin", "end"])
-    expectServing(s)
+    s.expectServing()
   }
 
   @Test func aCancelForAnUnknownIDIsIgnored() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     s.notify("$/cancelRequest", ["id": 12345])
     s.notify("$/cancelRequest", ["id": "nobody"])
@@ -314,6 +246,6 @@ import Testing
     let reply = s.next()
     #expect(reply?["id"] == .int(id))
     #expect(reply?["error"]?["code"] == -32010)
-    expectServing(s)
+    s.expectServing()
   }
 }

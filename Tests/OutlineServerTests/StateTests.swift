@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// What survives a failed or successful reload, on the real binary (§3, §8):
@@ -28,7 +29,7 @@ import Testing
     """
 
   /// Everything a host can observe of `uri`: its rows, view state and layout heights.
-  func snapshot(_ s: ServerProcess, _ uri: String = "mem:s") -> JSONValue {
+  func snapshot(_ s: InProcessServer, _ uri: String = "mem:s") -> JSONValue {
     [
       "rows": s.result("visibleRows", ["uri": .string(uri)]),
       "view": s.result("getViewState", ["uri": .string(uri)]),
@@ -36,13 +37,13 @@ import Testing
     ]
   }
 
-  func ids(_ s: ServerProcess, _ uri: String = "mem:s") -> [String] {
+  func ids(_ s: InProcessServer, _ uri: String = "mem:s") -> [String] {
     let rows = s.result("visibleRows", ["uri": .string(uri)])["rows"]?.arrayValue ?? []
     return rows.compactMap { $0["id"]?.stringValue }
   }
 
-  func start() throws -> ServerProcess {
-    let s = try ServerProcess()
+  func start() throws -> InProcessServer {
+    let s = try InProcessServer()
     s.initialize()
     _ = s.result("openOutline", ["uri": "mem:s", "text": .string(Self.yaml)])
     _ = s.result("toggleSection", ["uri": "mem:s", "section": "family"])
@@ -124,7 +125,7 @@ import Testing
   }
 
   @Test func theUsersStateWinsOverTheFilesExpanded() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     _ = s.result("openOutline", ["uri": "mem:s", "text": .string(Self.yaml)])
     #expect(ids(s) == ["friends", "alice", "bob", "family", "work"])

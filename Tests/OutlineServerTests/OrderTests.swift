@@ -1,10 +1,11 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// `order:` (PROTOCOL §3): rows sorted per group, inherited by subgroups.
 @Suite struct OrderTests {
-  func titles(_ s: ServerProcess) -> [String] {
+  func titles(_ s: InProcessServer) -> [String] {
     (s.result("visibleRows", ["uri": "mem:o"])["rows"]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
   }
 
@@ -30,7 +31,7 @@ import Testing
   }
 
   @Test func activeFirstAndTitleOrders() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     _ = s.result("openOutline", ["uri": "mem:o", "text": .string(Self.yaml(bobActive: false))])
     // As localizedStandardCompare orders them: digits by value; titles that differ only
@@ -46,7 +47,7 @@ import Testing
   }
 
   @Test func aRowWhoseActiveFlipsIsMovedByTheChangeList() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     _ = s.result("openOutline", ["uri": "mem:o", "text": .string(Self.yaml(bobActive: false))])
     let before = titles(s)

@@ -1,18 +1,19 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// PROTOCOL §3 and §8 "Documents": opening, changing, closing, versions.
 @Suite struct DocumentTests {
   @Test func aFileURIIsReadWithoutText() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let url = writeFixture(smallOutline)
     let r = s.result("openOutline", ["uri": .string(url.absoluteString)])
     expectJSON(r, ["version": 1, "total": 5, "groupCount": 4, "rowCount": 3, "diagnostics": []])
   }
 
   @Test func aFileURIWithoutAPathOrOnAnotherHostIsRefusedByName() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     for uri in ["file://", "file:"] {
       let e = s.error("openOutline", ["uri": .string(uri)])
       #expect(e["code"] == -32602)
@@ -32,14 +33,14 @@ import Testing
   }
 
   @Test func textWinsOverTheFileOfAFileURI() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let url = writeFixture(smallOutline)
     let r = s.open(url.absoluteString, "groups:\n  - title: Only\n")
     #expect(r["total"] == 1)
   }
 
   @Test func aNonFileURIWithoutTextIsInvalidParamsNamingText() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let e = s.error("openOutline", ["uri": "untitled:1"])
     #expect(e["code"] == -32602)
     #expect(e["message"]?.stringValue?.contains("\"text\"") == true)
@@ -47,7 +48,7 @@ import Testing
   }
 
   @Test func aMissingFileOrADirectoryIsFileErrorNamingThePath() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let dir = temporaryDirectory()
     let missing = dir.appendingPathComponent("nope.yaml")
     let e1 = s.error("openOutline", ["uri": .string(missing.absoluteString)])
@@ -61,7 +62,7 @@ import Testing
   /// `yes` on a line with a CJK character and an emoji before it: the columns differ per encoding.
   @Test(arguments: [("utf-8", 31), ("utf-16", 27), ("utf-32", 26)])
   func invalidOutlineCarriesDiagnosticsInTheNegotiatedEncoding(_ encoding: String, _ column: Int64) throws {
-    let s = try ServerProcess.started(encoding: encoding)
+    let s = try InProcessServer.started(encoding: encoding)
     let text = "groups:\n  - {title: 张😀, expanded: yes}\n"
     let e = s.error("openOutline", ["uri": "untitled:1", "text": .string(text)])
     #expect(e["code"] == -32011)
@@ -77,7 +78,7 @@ import Testing
   }
 
   @Test func aByteOrderMarkBeforeAKeyOnLineZeroIsRead() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let r = s.result("openOutline", ["uri": "untitled:bom", "text": "\u{FEFF}groups: []\ntitle: x\n"])
     #expect(r["diagnostics"] == [])
     let e = s.error("openOutline", ["uri": "untitled:dup", "text": "\u{FEFF}{groups: [], groups: []}"])
@@ -89,7 +90,7 @@ import Testing
   /// libyaml ends a line at U+2028 in a quoted scalar; LSP does not.
   @Test(arguments: ["utf-8", "utf-16", "utf-32"])
   func aDiagnosticAfterALineSeparatorIsOnItsLSPLine(_ encoding: String) throws {
-    let s = try ServerProcess.started(encoding: encoding)
+    let s = try InProcessServer.started(encoding: encoding)
     let r = s.result("openOutline", ["uri": "untitled:ls", "text": "groups:\n  - title: \"x\u{2028}\"\n    foo: 1\n"])
     expectJSON(
       r["diagnostics"]?.arrayValue?.first?["range"],
@@ -97,7 +98,7 @@ import Testing
   }
 
   @Test func reopeningWithBadTextKeepsTheOldOutline() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     let before = s.rows("untitled:1")
     #expect(s.errorCode("openOutline", ["uri": "untitled:1", "text": "groups: [\n"]) == -32011)
@@ -106,7 +107,7 @@ import Testing
   }
 
   @Test func reopeningKeepsTheExpansionByIdAndTheVersionGrows() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     _ = s.result("toggleSection", ["uri": "untitled:1", "section": "a1"])
     _ = s.result("toggleSection", ["uri": "untitled:1", "section": "b"])
@@ -118,7 +119,7 @@ import Testing
   @Test func reopeningTheSameTextChangesNothingAndKeepsTheFilter() throws {
     // Versions: a write that changes nothing a host can see leaves the version;
     // a filter lasts until it is cleared or the outline is closed.
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     _ = s.result("filterOutline", ["uri": "untitled:1", "query": "r3"])
     let filtered = s.visibleIDs("untitled:1")
@@ -131,7 +132,7 @@ import Testing
   }
 
   @Test func reopeningWithTheSamePolicyOrALayoutKeepsFocusAndVersion() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     _ = s.result("setViewState", ["uri": "untitled:1", "expanded": ["a"], "focus": "r1", "scrollTop": 1])
     let version = s.version("untitled:1")
@@ -148,7 +149,7 @@ import Testing
   }
 
   @Test func pastAThousandDiagnosticsTheLastCountsTheRest() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let rows = (0..<1_500).map { "      - {title: r\($0), zz: 1}\n" }.joined()
     let r = s.open("untitled:many", "groups:\n  - title: G\n    rows:\n" + rows)
     let diagnostics = try #require(r["diagnostics"]?.arrayValue)
@@ -159,7 +160,7 @@ import Testing
   }
 
   @Test func thePolicyParamWinsOverTheFilesExpansion() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:single", "expansion: single\n" + smallOutline, ["policy": "multiple"])
     #expect(s.result("expandAll", ["uri": "untitled:single"])["expanded"] == true)
     s.open("untitled:multiple", smallOutline, ["policy": "single"])
@@ -168,7 +169,7 @@ import Testing
   }
 
   @Test func aSinglePolicyFileOpeningTwoSiblingsGetsAWarningAndOnlyTheFirstOpens() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let text = """
       expansion: single
       groups:
@@ -192,7 +193,7 @@ import Testing
   }
 
   @Test func layoutPrecedenceIsFileThenOpenThenSetLayoutWhichSurvivesChangeOutline() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let text = "layout: {headerHeight: 3, rowHeight: 4}\n" + smallOutline
     s.open("untitled:1", text, ["layout": ["headerHeight": 2]])
     var heights = s.result("rowHeights", ["uri": "untitled:1"])["heights"]
@@ -209,7 +210,7 @@ import Testing
   }
 
   @Test func changeOutlineAppliesGoodTextAndKeepsTheLastGoodOneOnErrors() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     let good = s.result(
       "changeOutline",
@@ -234,7 +235,7 @@ import Testing
   /// PROTOCOL leaves the change list of `changeOutline` open beyond "gives the new list";
   /// the project sends one delete and one insert between the common prefix and suffix.
   @Test func ambiguousChangeOutlineSendsOneDeleteAndOneInsertBetweenPrefixAndSuffix() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     let old = s.visibleIDs("untitled:1")
     let r = s.result(
@@ -253,7 +254,7 @@ import Testing
   }
 
   @Test func changeOutlineKeepsTheUsersStateForOldIdsAndTheFilesForNewOnes() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     _ = s.result("toggleSection", ["uri": "untitled:1", "section": "a", "expanded": false])
     // The new text says a is expanded (user closed it: stays closed) and b expanded (user
@@ -267,7 +268,7 @@ import Testing
   }
 
   @Test func closeOutlineAnswersNullAndForgetsTheURI() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:1", smallOutline)
     #expect(s.result("closeOutline", ["uri": "untitled:1"]) == .null)
     #expect(s.errorCode("visibleRows", ["uri": "untitled:1"]) == -32010)
@@ -284,7 +285,7 @@ import Testing
 
   @Test(arguments: unknownURIParams.keys.sorted())
   func everyMethodOnAnUnknownURIIsUnknownOutline(_ method: String) throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:open", smallOutline)
     var params = Self.unknownURIParams[method]?.objectValue ?? [:]
     params["uri"] = "untitled:other"
@@ -294,7 +295,7 @@ import Testing
   }
 
   @Test func versionStartsAt1GrowsWithChangesAndNotWithReadsOrFailedWrites() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let uri: JSONValue = "untitled:1"
     #expect(s.open("untitled:1", smallOutline)["version"] == 1)
     _ = s.result("visibleRows", ["uri": uri])
@@ -313,7 +314,7 @@ import Testing
   }
 
   @Test func aNewTextThatChangesNothingShownAnswersNoChangeAndKeepsTheVersion() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let text = contactsText()
     let opened = s.open("mem:c", text)
     let rows = s.rows("mem:c")

@@ -1,13 +1,14 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// PROTOCOL §4 visibleRows and rowAtOffset, and §8 "The visible list".
 @Suite struct VisibleRowsTests {
   let uri: JSONValue = "untitled:small"
 
-  func server() throws -> ServerProcess {
-    let s = try ServerProcess.started()
+  func server() throws -> InProcessServer {
+    let s = try InProcessServer.started()
     s.open("untitled:small", smallOutline)
     return s
   }
@@ -45,7 +46,7 @@ import Testing
   }
 
   @Test func countIsCappedAt10000AlsoForAViewport() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:long", Self.longOutline(10_050))
     let uri: JSONValue = "untitled:long"
     #expect(s.result("visibleRows", ["uri": uri])["rows"]?.arrayValue?.count == 10_000)
@@ -65,7 +66,7 @@ import Testing
   }
 
   @Test func rowsCarryExactlyTheirFields() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let text = """
       groups:
         - id: top
@@ -126,7 +127,7 @@ import Testing
   }
 
   @Test func rowAtOffsetOnAnEmptyListIsNull() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:empty", "groups: []\n")
     #expect(s.result("rowAtOffset", ["uri": "untitled:empty", "y": 0]) == .null)
     #expect(s.result("visibleRows", ["uri": "untitled:empty"])["rows"] == [])

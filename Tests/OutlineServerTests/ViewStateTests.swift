@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// §6 of the contract: filter, navigation, view state and its persistence, on the real binary.
@@ -22,19 +23,19 @@ import Testing
         title: Work
     """
 
-  func open(_ s: ServerProcess, uri: String = "mem:v", text: String = yaml, encoding: String = "utf-16") {
+  func open(_ s: InProcessServer, uri: String = "mem:v", text: String = yaml, encoding: String = "utf-16") {
     s.initialize(["capabilities": ["general": ["positionEncodings": .array([.string(encoding)])]]])
     _ = s.result("openOutline", ["uri": .string(uri), "text": .string(text)])
   }
 
-  func ids(_ s: ServerProcess, uri: String = "mem:v") -> [String] {
+  func ids(_ s: InProcessServer, uri: String = "mem:v") -> [String] {
     let rows = s.result("visibleRows", ["uri": .string(uri)])["rows"]?.arrayValue ?? []
     return rows.compactMap { $0["id"]?.stringValue }
   }
 
   @Test func filterShowsMatchesWithTheirGroupsAndRangesInTheEncoding() throws {
     for (encoding, start, length) in [("utf-16", 2, 6), ("utf-8", 3, 7), ("utf-32", 2, 6)] {
-      let s = try ServerProcess()
+      let s = try InProcessServer()
       open(s, text: Self.yaml.replacingOccurrences(of: "Straße in", with: "é Straße in"), encoding: encoding)
       let r = s.result("filterOutline", ["uri": "mem:v", "query": "strasse"])
       #expect(ids(s) == ["friends", "alice", "family", "cousins", "dan"])
@@ -53,7 +54,7 @@ import Testing
   }
 
   @Test func filterThenToggleThenClearRestoresTheUsersExpansion() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     open(s)
     _ = s.result("toggleSection", ["uri": "mem:v", "section": "work"])
     let before = ids(s)
@@ -68,7 +69,7 @@ import Testing
   }
 
   @Test func navigateFollowsTheTreeKeys() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     open(s)
     #expect(s.result("navigate", ["uri": "mem:v", "from": "friends", "key": "up"])["focus"] == "friends")
     let right = s.result("navigate", ["uri": "mem:v", "from": "friends", "key": "right"])
@@ -90,7 +91,7 @@ import Testing
   }
 
   @Test func viewStateIsReadAndReplacedWhole() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     open(s)
     _ = s.result("toggleSection", ["uri": "mem:v", "section": "friends", "scrollTop": 2])
     let got = s.result("getViewState", ["uri": "mem:v"])
@@ -113,7 +114,7 @@ import Testing
       .write(to: file, atomically: true, encoding: .utf8)
     let uri = JSONValue.string(file.absoluteString)
     let state = dir.appendingPathComponent("state").path
-    let a = try ServerProcess(arguments: ["--state-dir", state])
+    let a = try InProcessServer(arguments: ["--state-dir", state])
     a.initialize()
     _ = a.result("openOutline", ["uri": uri])
     _ = a.result("toggleSection", ["uri": uri, "section": "friends"])
@@ -126,7 +127,7 @@ import Testing
       .replacingOccurrences(of: "id: friends", with: "id: pals")
       .appending("\n  - id: new\n    title: New\n    expanded: true\n    rows: [{title: n}]\n")
       .write(to: file, atomically: true, encoding: .utf8)
-    let b = try ServerProcess(arguments: ["--state-dir", state])
+    let b = try InProcessServer(arguments: ["--state-dir", state])
     b.initialize()
     _ = b.result("openOutline", ["uri": uri])
     // work stays closed as the user left it; new takes the file's value; friends left the file.
@@ -140,7 +141,7 @@ import Testing
     let file = dir.appendingPathComponent("o.yaml")
     try Self.yaml.write(to: file, atomically: true, encoding: .utf8)
     let state = dir.appendingPathComponent("state")
-    let a = try ServerProcess(arguments: ["--state-dir", state.path])
+    let a = try InProcessServer(arguments: ["--state-dir", state.path])
     a.initialize()
     _ = a.result("openOutline", ["uri": .string(file.absoluteString)])
     _ = a.result("toggleSection", ["uri": .string(file.absoluteString), "section": "friends"])
@@ -149,7 +150,7 @@ import Testing
     let records = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasSuffix(".json") }
     #expect(records.count == 1)
     try "{not json".write(to: state.appendingPathComponent(records[0]), atomically: true, encoding: .utf8)
-    let b = try ServerProcess(arguments: ["--state-dir", state.path])
+    let b = try InProcessServer(arguments: ["--state-dir", state.path])
     b.initialize()
     _ = b.result("openOutline", ["uri": .string(file.absoluteString)])
     #expect(b.result("getViewState", ["uri": .string(file.absoluteString)])["expanded"] == [])
@@ -159,7 +160,7 @@ import Testing
   }
 
   @Test func anUnwritableStateDirectoryIsNotFatal() throws {
-    let s = try ServerProcess(arguments: ["--state-dir", "/proc/outline-state"])
+    let s = try InProcessServer(arguments: ["--state-dir", "/proc/outline-state"])
     let file = examplesDirectory().appendingPathComponent("contacts.yaml")
     s.initialize()
     _ = s.result("openOutline", ["uri": .string(file.absoluteString)])
@@ -175,7 +176,7 @@ import Testing
 
   @Test func aStateDirectoryUnderAFileIsReportedWithThePathAndTheReason() throws {
     let blocker = writeFixture("not a directory", name: "blocker")
-    let s = try ServerProcess(arguments: ["--state-dir", blocker.path + "/state"])
+    let s = try InProcessServer(arguments: ["--state-dir", blocker.path + "/state"])
     let file = examplesDirectory().appendingPathComponent("contacts.yaml")
     s.initialize()
     _ = s.result("openOutline", ["uri": .string(file.absoluteString)])
@@ -197,13 +198,13 @@ import Testing
     try ViewStateTests.yaml.write(to: file, atomically: true, encoding: .utf8)
     let uri = JSONValue.string(file.absoluteString)
     let state = dir.appendingPathComponent("state").path
-    let a = try ServerProcess(arguments: ["--state-dir", state])
+    let a = try InProcessServer(arguments: ["--state-dir", state])
     a.initialize()
     _ = a.result("openOutline", ["uri": uri])
     _ = a.result("toggleSection", ["uri": uri, "section": "family"])
     // No shutdown: the input just ends.
     #expect(a.finish() == 1)
-    let b = try ServerProcess(arguments: ["--state-dir", state])
+    let b = try InProcessServer(arguments: ["--state-dir", state])
     b.initialize()
     _ = b.result("openOutline", ["uri": uri])
     #expect(b.result("getViewState", ["uri": uri])["expanded"] == ["family"])
@@ -216,7 +217,7 @@ extension ViewStateTests {
   func filterByAGroupNameShowsItsWholeSubtreeAndListsTheGroup(encoding: String, start: Int) throws {
     // An astral character before the match: 2 UTF-16 units, 4 UTF-8 bytes, 1 scalar.
     let text = Self.yaml.replacingOccurrences(of: "title: Family", with: "title: 😀 Family")
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     open(s, text: text, encoding: encoding)
     let r = s.result("filterOutline", ["uri": "mem:v", "query": "family"])
     #expect(ids(s) == ["family", "cousins", "dan", "mum"])
@@ -229,7 +230,7 @@ extension ViewStateTests {
   }
 
   @Test func whileFilteredASingleToggleClosesOnlyTheShownSiblings() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     _ = s.result("openOutline", ["uri": "mem:v", "text": .string(Self.yaml), "policy": "single"])
     _ = s.result("toggleSection", ["uri": "mem:v", "section": "work"])
@@ -246,7 +247,7 @@ extension ViewStateTests {
   }
 
   @Test func setViewStateThatTurnsOnlyAHeadersArrowAddsOneToTheVersion() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     let text = """
       expansion: single
@@ -265,7 +266,7 @@ extension ViewStateTests {
   }
 
   @Test func navigateFromAHiddenItemNamesTheGroupItToggled() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     let text = "groups: [{id: p, title: P, groups: [{id: p2, title: P2, rows: [{title: x}]}]}]"
     _ = s.result("openOutline", ["uri": "mem:n", "text": .string(text)])

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// PROTOCOL §1 and §8 "Transport and lifecycle", over the real binary's pipes.
@@ -7,7 +8,7 @@ import Testing
   // MARK: LSP framing
 
   @Test func aMessageWrittenInPiecesIsJoined() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     let bytes = framed(requestText(1, "initialize", [:]))
     for piece in [bytes[0..<3], bytes[3..<17], bytes[17..<19], bytes[19..<30], bytes[30...]] {
       s.writeRaw(Array(piece))
@@ -18,7 +19,7 @@ import Testing
   }
 
   @Test func twoMessagesInOneWriteGetTwoRepliesInOrder() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.writeRaw(framed(requestText(10, "closeOutline", ["uri": "a"])) + framed(requestText("b", "noSuchMethod")))
     let first = s.next()
     let second = s.next()
@@ -29,7 +30,7 @@ import Testing
   }
 
   @Test func headerNamesAreCaseInsensitiveAndContentTypeAndUnknownHeadersAreIgnored() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     let body = requestText(1, "initialize")
     let header =
       "content-TYPE: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length: \(body.utf8.count)\r\n"
@@ -41,7 +42,7 @@ import Testing
   }
 
   @Test func anEmptyBodyIsAParseErrorAndTheServerGoesOn() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.writeRaw(Array("Content-Length: 0\r\n\r\n".utf8))
     let reply = s.next()
     #expect(reply?["error"]?["code"] == -32700)
@@ -56,7 +57,7 @@ import Testing
     "Content-Length 12\r\n\r\n{}",
   ])
   func aBrokenHeaderIsReportedOnStderrAndEndsWithStatus1(_ header: String) throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.writeRaw(Array(header.utf8))
     #expect(s.waitForExit() == 1)
     let stderr = s.waitForStderrEnd()
@@ -65,7 +66,7 @@ import Testing
   }
 
   @Test func theRepliesBeforeABrokenHeaderAreWritten() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.writeRaw(framed(requestText(5, "closeOutline", ["uri": "a"])) + Array("Content-Length: x\r\n\r\n".utf8))
     #expect(s.next()?["id"] == 5)
     #expect(s.waitForExit() == 1)
@@ -76,7 +77,7 @@ import Testing
     let limit = 200
     let body = base.dropLast() + String(repeating: " ", count: limit - base.utf8.count) + "}"
     #expect(body.utf8.count == limit)
-    let s = try ServerProcess(arguments: ["--max-message-bytes", "\(limit)"])
+    let s = try InProcessServer(arguments: ["--max-message-bytes", "\(limit)"])
     s.writeRaw(framed(String(body)))
     #expect(s.next()?["result"]?["serverInfo"]?["name"] == "outline-server")
     // One byte more: the declared length alone ends the server, before any body is sent.
@@ -88,7 +89,7 @@ import Testing
   // MARK: Bad bodies
 
   @Test func invalidJSONIsAParseErrorWithIdNull() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"{"jsonrpc": "2.0", "id": 4, "method": "shutdown""#)
     let reply = s.next()
     #expect(reply?["id"] == .null)
@@ -98,7 +99,7 @@ import Testing
 
   @Test func aRequestWhoseIdIsNullIsInvalidWithIdNull() throws {
     // LSP ids are integers or strings: shutdown with a null id must not shut the server down.
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"{"jsonrpc":"2.0","id":null,"method":"shutdown"}"#)
     let reply = s.next()
     #expect(reply?["id"] == .null)
@@ -107,7 +108,7 @@ import Testing
   }
 
   @Test func invalidUTF8IsAParseError() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let body =
       Array(#"{"jsonrpc":"2.0","id":4,"method":"closeOutline","params":{"uri":"a"#.utf8) + [0xFF, 0xFE]
       + Array(#""}}"#.utf8)
@@ -119,14 +120,14 @@ import Testing
 
   @Test(arguments: ["42", "\"hello\"", "null", #"{"jsonrpc":"2.0"}"#, #"{"id":1,"method":"shutdown"}"#])
   func aValueThatIsNotARequestIsInvalidRequest(_ body: String) throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: body)
     let reply = s.next()
     #expect(reply?["error"]?["code"] == -32600)
   }
 
   @Test func anInvalidRequestEchoesAValidId() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"{"jsonrpc":"2.0","id":"x7","method":12}"#)
     #expect(s.next()?["id"] == "x7")
     s.send(body: #"{"jsonrpc":"1.0","id":8,"method":"shutdown"}"#)
@@ -137,7 +138,7 @@ import Testing
 
   @Test(arguments: ["3", "\"text\"", "true"])
   func scalarParamsAreInvalidRequest(_ params: String) throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"{"jsonrpc":"2.0","id":3,"method":"visibleRows","params":\#(params)}"#)
     let reply = s.next()
     #expect(reply?["id"] == 3)
@@ -145,14 +146,14 @@ import Testing
   }
 
   @Test func arrayParamsAreInvalidParams() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let error = s.error("visibleRows", ["file:///a.yaml"])
     #expect(error["code"] == -32602)
     #expect(error["message"] == "params must be an object")
   }
 
   @Test func aFractionalIdIsInvalidRequestWithIdNull() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"{"jsonrpc":"2.0","id":1.5,"method":"shutdown"}"#)
     let reply = s.next()
     #expect(reply?["id"] == .null)
@@ -163,7 +164,7 @@ import Testing
 
   /// PROTOCOL leaves `7.0` open; the project reads a whole-valued float id as the integer.
   @Test func ambiguousAWholeValuedFloatIdIsReadAsTheInteger() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"{"jsonrpc":"2.0","id":7.0,"method":"closeOutline","params":{"uri":"a"}}"#)
     let reply = s.next()
     #expect(reply?["id"] == 7)
@@ -173,7 +174,7 @@ import Testing
   // MARK: Batches
 
   @Test func aBatchIsAnsweredWithOneArrayMatchedById() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let batch =
       "[" + requestText(1, "closeOutline", ["uri": "a"]) + "," + #"{"jsonrpc":"2.0","method":"initialized"}"#
       + "," + requestText("two", "noSuchMethod") + ",17]"
@@ -190,7 +191,7 @@ import Testing
   }
 
   @Test func anEmptyBatchGetsOneInvalidRequest() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: "[]")
     let reply = s.next()
     #expect(reply?.arrayValue == nil, "one response, not an array")
@@ -199,7 +200,7 @@ import Testing
   }
 
   @Test func aBatchOfNotificationsGetsNoReply() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.send(body: #"[{"jsonrpc":"2.0","method":"initialized"},{"jsonrpc":"2.0","method":"noSuchNotification"}]"#)
     #expect(s.messagesBeforeProbe().isEmpty)
   }
@@ -207,7 +208,7 @@ import Testing
   // MARK: Notifications
 
   @Test func aNotificationWithARequestsMethodIsNeverAnswered() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.notify("shutdown")
     s.notify("openOutline", ["uri": "untitled:1", "text": "groups: []\n"])
     s.notify("closeOutline", ["uri": "nowhere"])
@@ -217,7 +218,7 @@ import Testing
   }
 
   @Test func notificationsBeforeInitializeAreNotAnswered() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.notify("initialized")
     s.notify("visibleRows", ["uri": "x"])
     let before = s.messagesBeforeProbe()
@@ -227,7 +228,7 @@ import Testing
   // MARK: ndjson
 
   @Test func ndjsonIgnoresBlankLinesAndAnswersOneLinePerMessage() throws {
-    let s = try ServerProcess(framing: .ndjson)
+    let s = try InProcessServer(framing: .ndjson)
     let text =
       "\n\n" + requestText(1, "initialize") + "\n\n  \n" + requestText(2, "closeOutline", ["uri": "a"]) + "\n"
       + "{not json}\n"
@@ -239,42 +240,10 @@ import Testing
     #expect(parseError?["id"] == .null)
   }
 
-  @Test func ndjsonOutputIsOneValuePerLineAndStdoutCarriesProtocolOnly() throws {
-    let input =
-      [
-        requestText(1, "initialize"), "garbage",
-        requestText(2, "openOutline", ["uri": "untitled:x", "text": "groups:\n  - title: \"a\\nb\"\n"]),
-        requestText(3, "visibleRows", ["uri": "untitled:x"]), requestText(4, "shutdown"),
-        #"{"jsonrpc":"2.0","method":"exit"}"#,
-      ].joined(separator: "\n") + "\n"
-    let run = try runServer(["--framing", "ndjson", "--log-level", "debug"], input: Data(input.utf8))
-    #expect(run.status == 0)
-    let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.last == "", "the output ends with a newline")
-    let messages = lines.dropLast().map { try? JSONValue.parse(String($0)) }
-    #expect(messages.count == 5)
-    for m in messages { #expect(m?["jsonrpc"] == "2.0") }
-    #expect(!run.stderr.isEmpty, "debug logs go to stderr")
-  }
-
-  @Test func lspStdoutCarriesOnlyFramedMessages() throws {
-    var input = framed(requestText(1, "initialize")) + framed("nope")
-    input += framed(requestText(2, "openOutline", ["uri": "untitled:x", "text": "title: [\n"]))
-    input += framed(requestText(3, "shutdown")) + framed(#"{"jsonrpc":"2.0","method":"exit"}"#)
-    let run = try runServer(["--log-level", "debug"], input: Data(input))
-    #expect(run.status == 0)
-    var framer = Framing.lsp.makeFramer(maxMessageBytes: 1 << 20)
-    framer.push([UInt8](run.stdout))
-    var ids: [JSONValue] = []
-    while let body = try framer.next() { ids.append((try JSONValue.parse(body))["id"] ?? "missing") }
-    #expect(try framer.finish() == nil, "nothing but frames on stdout")
-    #expect(ids == [1, .null, 2, 3])
-  }
-
   // MARK: Cancellation
 
   @Test func cancellingAQueuedRequestAnswersRequestCancelled() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     // A big open keeps the worker busy while the small one waits behind it and is cancelled.
     var big = "groups:\n  - id: g\n    title: G\n    rows:\n"
     for i in 0..<60_000 { big += "      - title: Row \(i)\n" }
@@ -295,7 +264,7 @@ import Testing
   }
 
   @Test func cancellingAnUnknownIdIsIgnored() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.notify("$/cancelRequest", ["id": 999])
     s.notify("$/cancelRequest", ["id": "nope"])
     s.notify("$/cancelRequest", [:])
@@ -303,7 +272,7 @@ import Testing
   }
 
   @Test func cancellingAFinishedRequestChangesNothing() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let id = s.sendRequest("openOutline", ["uri": "untitled:a", "text": "groups: []\n"])
     #expect(s.next()?["result"]?["version"] == 1)
     s.notify("$/cancelRequest", ["id": .int(id)])

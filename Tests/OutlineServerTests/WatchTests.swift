@@ -1,8 +1,9 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
-/// `watch: true`, `outlineChanged` and `$/progress`, on the real binary.
+/// `watch: true`, `outlineChanged` and `$/progress`, through the real connection.
 @Suite struct WatchTests {
   static func yaml(_ rows: [String], expanded: Bool = true) -> String {
     "groups:\n  - id: g\n    title: G\n    expanded: \(expanded)\n    rows:\n"
@@ -10,7 +11,7 @@ import Testing
   }
 
   /// Waits for the next `outlineChanged` notification, skipping nothing else.
-  func nextChange(_ s: ServerProcess, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+  func nextChange(_ s: InProcessServer, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
     guard let m = s.next(timeout: 10) else {
       Issue.record("no outlineChanged arrived", sourceLocation: sourceLocation)
       return nil
@@ -20,7 +21,7 @@ import Testing
   }
 
   /// Reads notifications until one applies a good text (at most three).
-  func waitForGoodChange(_ s: ServerProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func waitForGoodChange(_ s: InProcessServer, sourceLocation: SourceLocation = #_sourceLocation) throws {
     for _ in 0..<3 {
       guard let c = nextChange(s, sourceLocation: sourceLocation) else { return }
       if c["diagnostics"] == [] { return }
@@ -35,7 +36,7 @@ import Testing
     let file = dir.appendingPathComponent("w.yaml")
     try Self.yaml(["a"]).write(to: file, atomically: false, encoding: .utf8)
     let uri = JSONValue.string(file.absoluteString)
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     #expect(s.result("openOutline", ["uri": uri, "watch": true])["total"] == 2)
 
@@ -76,14 +77,46 @@ import Testing
     _ = s.result("closeOutline", ["uri": uri])
   }
 
+  @Test func aReloadWhileARequestRunsIsNotifiedAfterItsReplyAndVersionsOnlyGrow() throws {
+    // The reload is a job on the worker: its outlineChanged leaves after the reply of the
+    // request that ran when the file changed, never before it.
+    let file = writeFixture(Self.yaml(["a"]), name: "order.yaml")
+    let uri = JSONValue.string(file.absoluteString)
+    let s = try InProcessServer.started()
+    _ = s.result("openOutline", ["uri": uri, "watch": true])
+    var messages: [JSONValue] = []
+    for round in 0..<3 {
+      // A long open of another outline, and the watched file rewritten while it runs.
+      func collect(until id: Int64) {
+        while let m = s.next(timeout: 20) {
+          messages.append(m)
+          if m["id"] == .int(id) { return }
+        }
+      }
+      let id = s.sendRequest("openOutline", ["uri": "mem:long", "text": .string(longOpenText)])
+      try Self.yaml((0...round + 1).map { "r\($0)" }).write(to: file, atomically: true, encoding: .utf8)
+      collect(until: id)
+      collect(until: s.sendRequest("toggleSection", ["uri": uri, "section": "g"]))
+      collect(until: s.sendRequest("toggleSection", ["uri": uri, "section": "g"]))
+    }
+    messages += s.messagesBeforeProbe()
+    // The version of the watched outline, in the order the messages left the server.
+    let versions = messages.compactMap { m -> Int64? in
+      if m["method"] == "outlineChanged" { return m["params"]?["version"]?.intValue }
+      return m["result"]?["changes"] != nil ? m["result"]?["version"]?.intValue : nil
+    }
+    #expect(versions == versions.sorted(), "\(versions)")
+    #expect(messages.contains { $0["method"] == "outlineChanged" })
+  }
+
   @Test func watchNeedsAFileURI() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     #expect(s.errorCode("openOutline", ["uri": "mem:x", "text": "groups: []", "watch": true]) == -32602)
   }
 
   @Test func progressIsReportedForAnOpenWithAToken() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     let rows = (0..<2000).map { "r\($0)" }
     let id = s.sendRequest(

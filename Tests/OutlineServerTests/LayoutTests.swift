@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// PROTOCOL §5 setLayout, rowHeights and measured heights.
@@ -7,8 +8,8 @@ import Testing
   let uri: JSONValue = "untitled:l"
 
   /// One open group holding one row titled `title`; heights are [header, row].
-  func server(_ title: String, layout: JSONValue? = nil) throws -> ServerProcess {
-    let s = try ServerProcess.started()
+  func server(_ title: String, layout: JSONValue? = nil) throws -> InProcessServer {
+    let s = try InProcessServer.started()
     let quoted = JSONValue.string(title).jsonText
     var extra: [String: JSONValue] = [:]
     if let layout { extra["layout"] = layout }
@@ -16,7 +17,7 @@ import Testing
     return s
   }
 
-  func rowHeight(_ s: ServerProcess, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
+  func rowHeight(_ s: InProcessServer, sourceLocation: SourceLocation = #_sourceLocation) -> JSONValue? {
     s.result("rowHeights", ["uri": uri], sourceLocation: sourceLocation)["heights"]?[1]
   }
 
@@ -87,7 +88,7 @@ import Testing
   }
 
   @Test func headerHeightAutoMeasuresTheTitle() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:l", "groups:\n  - title: \(String(repeating: "x", count: 100))\n")
     _ = s.result("setLayout", ["uri": uri, "headerHeight": "auto"])
     #expect(s.result("rowHeights", ["uri": uri])["heights"] == [2])
@@ -102,7 +103,7 @@ import Testing
   }
 
   @Test func topsAndHeightsAddUpToContentHeight() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     s.open("untitled:c", contactsText())
     _ = s.result("expandAll", ["uri": "untitled:c"])
     _ = s.result("setLayout", ["uri": "untitled:c", "width": 30])
@@ -123,7 +124,7 @@ import Testing
 
 @Suite struct LayoutBoundsTests {
   @Test func hugeValuesAreRefusedSoHeightsStayNumbers() throws {
-    let s = try ServerProcess()
+    let s = try InProcessServer()
     s.initialize()
     _ = s.result("openOutline", ["uri": "mem:b", "text": "groups: [{title: G, expanded: true, rows: [{title: r}]}]"])
     for field in ["lineHeight", "width", "indent", "narrowWidth", "wideWidth", "headerHeight", "rowHeight"] {

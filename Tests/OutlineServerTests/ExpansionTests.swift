@@ -1,13 +1,14 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// PROTOCOL §4 toggleSection, expandAll, collapseAll, and the change lists.
 @Suite struct ExpansionTests {
   let uri: JSONValue = "untitled:small"
 
-  func server(_ extra: [String: JSONValue] = [:]) throws -> ServerProcess {
-    let s = try ServerProcess.started()
+  func server(_ extra: [String: JSONValue] = [:]) throws -> InProcessServer {
+    let s = try InProcessServer.started()
     s.open("untitled:small", smallOutline, extra)
     return s
   }
@@ -151,7 +152,7 @@ import Testing
 
   @Test func changeListsReplayToTheNewVisibleListOverRandomToggles() throws {
     for policy in ["multiple", "single"] {
-      let s = try ServerProcess.started()
+      let s = try InProcessServer.started()
       let uri: JSONValue = "untitled:contacts"
       s.open("untitled:contacts", contactsText(), ["policy": .string(policy)])
       // Every group id, from a fully expanded copy.

@@ -3,93 +3,40 @@ import JSONRPC
 import Testing
 
 /// A folder of its own under the system's temporary directory, for files a test writes.
-func temporaryDirectory() -> URL {
+public func temporaryDirectory() -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent("outline-e2e-\(UUID().uuidString)")
   try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }
 
 /// Writes `text` to a fresh file named `name` and returns its URL.
-func writeFixture(_ text: String, name: String = "fixture.yaml") -> URL {
+public func writeFixture(_ text: String, name: String = "fixture.yaml") -> URL {
   let url = temporaryDirectory().appendingPathComponent(name)
   try! Data(text.utf8).write(to: url)
   return url
 }
 
 /// `examples/contacts.yaml`, as text.
-func contactsText() -> String {
+public func contactsText() -> String {
   try! String(contentsOf: examplesDirectory().appendingPathComponent("contacts.yaml"), encoding: .utf8)
 }
 
 /// Compares two JSON values by their sorted-keys text, so a failure shows both texts.
-func expectJSON(
+public func expectJSON(
   _ actual: JSONValue?, _ expected: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   #expect(actual?.jsonText == expected.jsonText, sourceLocation: sourceLocation)
 }
 
 /// Parses JSON text written in a test.
-func json(_ text: String) -> JSONValue {
+public func json(_ text: String) -> JSONValue {
   try! JSONValue.parse(text)
-}
-
-extension ServerProcess {
-  /// A started, initialized server.
-  static func started(
-    arguments: [String] = [], framing: Framing = .lsp, encoding: String? = nil
-  ) throws -> ServerProcess {
-    let s = try ServerProcess(arguments: arguments, framing: framing)
-    if let encoding {
-      s.initialize(["capabilities": ["general": ["positionEncodings": [.string(encoding)]]]])
-    } else {
-      s.initialize()
-    }
-    return s
-  }
-
-  /// Opens `text` under `uri` and returns the result.
-  @discardableResult
-  func open(
-    _ uri: String, _ text: String, _ extra: [String: JSONValue] = [:],
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) -> JSONValue {
-    var params: [String: JSONValue] = ["uri": .string(uri), "text": .string(text)]
-    params.merge(extra) { _, new in new }
-    return result("openOutline", .object(params), sourceLocation: sourceLocation)
-  }
-
-  /// The whole error object of a request that must fail.
-  func error(
-    _ method: String, _ params: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation
-  ) -> JSONValue {
-    let reply = request(method, params, sourceLocation: sourceLocation)
-    guard let error = reply["error"] else {
-      Issue.record("\(method) succeeded, expected an error: \(reply)", sourceLocation: sourceLocation)
-      return .null
-    }
-    return error
-  }
-
-  /// Every visible row of `uri`.
-  func rows(_ uri: String, sourceLocation: SourceLocation = #_sourceLocation) -> [JSONValue] {
-    result("visibleRows", ["uri": .string(uri)], sourceLocation: sourceLocation)["rows"]?.arrayValue ?? []
-  }
-
-  /// The ids of the visible list of `uri`, in order.
-  func visibleIDs(_ uri: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
-    rows(uri, sourceLocation: sourceLocation).compactMap { $0["id"]?.stringValue }
-  }
-
-  /// The `version` `visibleRows` reports.
-  func version(_ uri: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int64? {
-    result("visibleRows", ["uri": .string(uri), "count": 0], sourceLocation: sourceLocation)["version"]?.intValue
-  }
 }
 
 /// Applies a change list to the old visible list (ids) and checks that it gives the new
 /// one: deletes remove exactly `count` items at `start`; inserts put `count` new items at
 /// `start`; the items kept must land where the new list has them, in order.
-func expectReplay(
+public func expectReplay(
   _ changes: JSONValue?, from old: [String], to new: [String], sourceLocation: SourceLocation = #_sourceLocation
 ) {
   var list: [String?] = old
@@ -131,15 +78,15 @@ func expectReplay(
 }
 
 /// What a whole run of the binary gave: its stdout bytes, its stderr text and its status.
-struct RunOutput {
-  var stdout: Data
-  var stderr: String
-  var status: Int32?
+public struct RunOutput {
+  public var stdout: Data
+  public var stderr: String
+  public var status: Int32?
 }
 
 /// Runs the binary once with `input` as its whole stdin (a file, so nothing can block) and
 /// waits, at most `timeout` seconds, for it to end.
-func runServer(_ arguments: [String], input: Data = Data(), timeout: Double = 30) throws -> RunOutput {
+public func runServer(_ arguments: [String], input: Data = Data(), timeout: Double = 30) throws -> RunOutput {
   let dir = temporaryDirectory()
   let inURL = dir.appendingPathComponent("stdin")
   let outURL = dir.appendingPathComponent("stdout")
@@ -168,17 +115,17 @@ func runServer(_ arguments: [String], input: Data = Data(), timeout: Double = 30
 }
 
 /// An LSP-framed body.
-func framed(_ body: String) -> [UInt8] {
+public func framed(_ body: String) -> [UInt8] {
   Array("Content-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8)
 }
 
 /// An LSP-framed body of raw bytes.
-func framed(bytes body: [UInt8]) -> [UInt8] {
+public func framed(bytes body: [UInt8]) -> [UInt8] {
   Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
 }
 
 /// A request as JSON text.
-func requestText(_ id: JSONValue, _ method: String, _ params: JSONValue? = nil) -> String {
+public func requestText(_ id: JSONValue, _ method: String, _ params: JSONValue? = nil) -> String {
   var o: [String: JSONValue] = ["jsonrpc": "2.0", "id": id, "method": .string(method)]
   if let params { o["params"] = params }
   return JSONValue.object(o).jsonText
@@ -186,7 +133,7 @@ func requestText(_ id: JSONValue, _ method: String, _ params: JSONValue? = nil) 
 
 /// A small outline: `a` (open) holds `a1` (closed, holding `r1`) and `r2`; `b` holds the
 /// inactive `r3`; `c` is empty. Visible at first: a, a1, r2, b, c.
-let smallOutline = """
+public let smallOutline = """
   title: Small
   groups:
     - id: a
@@ -213,10 +160,37 @@ let smallOutline = """
   """
 
 /// A seeded generator, so a random walk is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
+public struct SeededGenerator: RandomNumberGenerator {
+  public var state: UInt64
+  public init(state: UInt64) { self.state = state }
+  public mutating func next() -> UInt64 {
     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     return state ^ (state >> 33)
   }
 }
+
+/// The repository's `examples/` folder.
+public func examplesDirectory() -> URL {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("examples")
+}
+
+/// Nine levels of ten aliases each: 10⁹ nodes when expanded.
+public let aliasBomb: String = {
+  var text = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+  for level in 1...9 {
+    let refs = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+    text += "a\(level): &a\(level) [\(refs)]\n"
+  }
+  return text + "groups:\n  - title: Boom\n    rows: [{title: r, data: *a9}]\n"
+}()
+
+/// A 100,000-row outline: its open runs long enough to cancel behind it.
+public let longOpenText: String = {
+  var text = "groups:\n"
+  for g in 0..<2_000 {
+    text += "  - title: Group \(g)\n    rows:\n"
+    for r in 0..<50 { text += "      - {title: Row \(g).\(r)}\n" }
+  }
+  return text
+}()
