@@ -79,8 +79,11 @@ public func expectReplay(
 
 /// What a whole run of the binary gave: its stdout bytes, its stderr text and its status.
 public struct RunOutput {
+  /// Everything written to stdout.
   public var stdout: Data
+  /// Everything written to stderr.
   public var stderr: String
+  /// The exit status, or `nil` when the process had to be stopped.
   public var status: Int32?
 }
 
@@ -161,8 +164,11 @@ public let smallOutline = """
 
 /// A seeded generator, so a random walk is the same on every run.
 public struct SeededGenerator: RandomNumberGenerator {
+  /// The generator's state.
   public var state: UInt64
+  /// A generator starting at `state`.
   public init(state: UInt64) { self.state = state }
+  /// The next number.
   public mutating func next() -> UInt64 {
     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     return state ^ (state >> 33)

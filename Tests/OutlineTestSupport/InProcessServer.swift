@@ -15,6 +15,7 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
   // @unchecked Sendable: the output is guarded by its own lock, `state` by its
   // mutex; the descriptors are set in init.
   // `progress`: the server's status once it ended, and whether its input was closed.
+  /// How messages are delimited, both ways.
   public let framing: Framing
   private let output = ServerOutput()
   /// The write end of the server's input.
@@ -70,13 +71,16 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
   /// Writes to a pipe whose reader is gone fail with EPIPE instead of killing the tests.
   private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+  /// Writes raw bytes to the server's input.
   public func writeRaw(_ bytes: [UInt8]) {
     guard !progress.withLock({ $0.inputClosed }) else { return }
     writeAll(toServer, bytes)
   }
 
+  /// The next message from the server, or `nil` after `timeout` seconds or at the end of its output.
   public func next(timeout: Double) -> JSONValue? { output.next(timeout: timeout) }
 
+  /// Closes the server's input (the end of stdin).
   public func closeInput() {
     let close = progress.withLock { s -> Bool in
       defer { s.inputClosed = true }
@@ -85,14 +89,17 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
     if close { Foundation.close(toServer) }
   }
 
+  /// The exit status once the server ended, or `nil` after `timeout` seconds.
   public func waitForExit(timeout: Double) -> Int32? {
     guard ended.wait(timeout: .now() + timeout) == .success else { return nil }
     ended.signal()
     return progress.withLock { $0.status }
   }
 
+  /// All of stderr once the server closed it, or what came within `timeout` seconds.
   public func waitForStderrEnd(timeout: Double) -> String { output.waitForStderrEnd(timeout: timeout) }
 
+  /// What the server wrote to stderr so far; once it has ended, all of it.
   public var stderrText: String {
     if ended.wait(timeout: .now()) == .success {
       ended.signal()
@@ -101,6 +108,7 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
     return output.stderrSoFar
   }
 
+  /// The next request id.
   public func takeID() -> Int64 { output.takeID() }
 
   /// A started, initialized server.

@@ -14,10 +14,12 @@ public func serverBinary() -> URL {
 public final class ServerProcess: TestServer, @unchecked Sendable {
   // @unchecked Sendable: the output is guarded by its own lock; the rest is set in
   // init and only read afterwards.
+  /// The spawned binary.
   public let process = Process()
   private let stdin = Pipe()
   private let stdout = Pipe()
   private let stderr = Pipe()
+  /// How messages are delimited, both ways.
   public let framing: Framing
   private let output = ServerOutput()
   /// The `XDG_STATE_HOME` of this server.
@@ -49,14 +51,18 @@ public final class ServerProcess: TestServer, @unchecked Sendable {
     if let stateDirectory { try? FileManager.default.removeItem(at: stateDirectory) }
   }
 
+  /// Writes raw bytes to the server's input.
   public func writeRaw(_ bytes: [UInt8]) {
     writeAll(stdin.fileHandleForWriting.fileDescriptor, bytes)
   }
 
+  /// The next message from the server, or `nil` after `timeout` seconds or at the end of its output.
   public func next(timeout: Double) -> JSONValue? { output.next(timeout: timeout) }
 
+  /// Closes the server's input (the end of stdin).
   public func closeInput() { try? stdin.fileHandleForWriting.close() }
 
+  /// The exit status once the server ended, or `nil` after `timeout` seconds.
   public func waitForExit(timeout: Double) -> Int32? {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -67,13 +73,16 @@ public final class ServerProcess: TestServer, @unchecked Sendable {
     return process.terminationStatus
   }
 
+  /// All of stderr once the server closed it, or what came within `timeout` seconds.
   public func waitForStderrEnd(timeout: Double) -> String { output.waitForStderrEnd(timeout: timeout) }
 
+  /// What the server wrote to stderr so far; once it has ended, all of it.
   public var stderrText: String {
     if !process.isRunning { return waitForStderrEnd(timeout: 5) }
     return output.stderrSoFar
   }
 
+  /// The next request id.
   public func takeID() -> Int64 { output.takeID() }
 
   /// A started, initialized server.
