@@ -26,7 +26,8 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
 
   let options: ServerOptions
   let log: Logger
-  let widths: any ClusterWidthTable
+  /// Makes the line breaker of each layout (units cell, px and font).
+  let lineBreakers: any LineBreakerSource
   /// Called for the `exit` notification with the exit status; the default flushes and exits.
   let exitProcess: @Sendable (Int32) -> Void
 
@@ -60,17 +61,18 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// - Parameters:
   ///   - options: command-line options; the state directory is taken from them.
   ///   - log: where problems are reported (stderr).
-  ///   - widths: classifies grapheme clusters for `auto` heights; Unicode's tables by default.
+  ///   - lineBreakers: makes the line breaker of each layout for `auto` heights; by default
+  ///     ``OutlineServer/makeLineBreakers()``: fonts for unit `font`, Unicode's tables for `cell` and `px`.
   ///   - exitProcess: called for the `exit` notification with the status (0 after `shutdown`,
   ///     else 1, PROTOCOL §2).
   public init(
     options: ServerOptions = ServerOptions(), log: Logger = Logger(),
-    widths: any ClusterWidthTable = UnicodeClusterWidths(),
+    lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers(),
     exitProcess: @escaping @Sendable (Int32) -> Void
   ) {
     self.options = options
     self.log = log
-    self.widths = widths
+    self.lineBreakers = lineBreakers
     self.exitProcess = exitProcess
     self.viewStates = options.stateDirectory.map { ViewStateStore(directory: $0, log: log) }
   }

@@ -10,7 +10,7 @@ import Testing
       "initialize", ["capabilities": ["general": ["positionEncodings": ["utf-7", "utf-8", "utf-16"]]]])
     #expect(r["capabilities"]?["positionEncoding"] == "utf-8")
     #expect(r["capabilities"]?["policies"] == ["multiple", "single"])
-    #expect(r["capabilities"]?["units"] == ["cell", "px"])
+    #expect(r["capabilities"]?["units"] == ["cell", "px", "font"])
     #expect(r["serverInfo"]?["name"] == "outline-server")
     #expect(s.result("shutdown") == .null)
     s.notify("exit")

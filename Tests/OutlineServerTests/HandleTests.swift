@@ -142,7 +142,7 @@ final class InProcess {
         == "\"watch\" must be true or false")
     #expect(
       message(["unit": "em"]) { p throws(ResponseError) in _ = try p.optionalEnum("unit", LayoutUnit.self) }
-        == "\"unit\" must be one of \"cell\", \"px\"")
+        == "\"unit\" must be one of \"cell\", \"px\", \"font\"")
     #expect(
       message(["viewport": ["top": 0]]) { p throws(ResponseError) in
         _ = try p.optionalObject("viewport")?.number("height")

@@ -4,7 +4,7 @@ import OutlineServer
 import Synchronization
 
 /// The outline server run in this process, exactly as the binary runs it
-/// (``OutlineServer/ServeCommand/serve(_:input:output:log:widths:end:)``:
+/// (``OutlineServer/ServeCommand/serve(_:input:output:log:lineBreakers:end:)``:
 /// the real connection, framing, JSON and server), over pipes: a test of
 /// server behaviour that answers in milliseconds instead of spawning a process.
 ///

@@ -126,7 +126,7 @@ import Testing
         padding: {top: "1"}
       """,
       [
-        #"1:8-1:10 error type: "unit" must be cell or px, found "em""#,
+        #"1:8-1:10 error type: "unit" must be cell, px or font, found "em""#,
         #"2:9-2:10 error type: "width" must be a number greater than 0 and <= 1000000, found "0""#,
         #"3:14-3:16 error type: "lineHeight" must be a number >= 0 and <= 1000000, found "-1""#,
         #"4:13-4:17 error type: "rowHeight" must be a number >= 0 or auto, found "tall""#,

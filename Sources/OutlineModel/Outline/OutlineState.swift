@@ -22,8 +22,10 @@ public struct OutlineState: Sendable {
   /// Starts at 1 and grows by one with every change to the visible list, a height or the
   /// layout; unchanged by reads, failed writes and writes that change nothing (PROTOCOL §8).
   public internal(set) var version: Int = 1
-  /// Classifies grapheme clusters for `auto` heights.
-  public let widths: any ClusterWidthTable
+  /// Makes the line breaker of each layout (the seam of `auto` heights).
+  public let lineBreakers: any LineBreakerSource
+  /// Breaks titles and details into lines under the current ``layout``.
+  public private(set) var lineBreaker: any LineBreaker
 
   var expanded: [Bool]
   /// The visible-list index, which also holds every item's height.
@@ -47,18 +49,20 @@ public struct OutlineState: Sendable {
   ///   - outline: the structure.
   ///   - policy: `openOutline`'s `policy`, which wins over the file's `expansion`.
   ///   - layout: `openOutline`'s `layout` fields, over the file's `layout:`.
-  ///   - widths: the cluster width table used by `auto` heights.
+  ///   - lineBreakers: makes the line breaker of each layout for `auto` heights
+  ///     (``CellLineBreakers`` by default: cells and px).
   /// - Returns: with the state, warnings for siblings the file opens together under `single`.
   /// - Complexity: O(n) plus the text measured by `auto` heights.
   public init(
     outline: Outline, policy: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
-    widths: any ClusterWidthTable = UnicodeClusterWidths()
+    lineBreakers: any LineBreakerSource = CellLineBreakers()
   ) {
     self.outline = outline
     self.policyOverride = policy
     self.hostLayout = layout
-    self.widths = widths
+    self.lineBreakers = lineBreakers
     self.layout = Layout().applying(outline.layout).applying(layout)
+    self.lineBreaker = lineBreakers.lineBreaker(for: self.layout)
     expanded = (0..<outline.count).map { outline.expandedInFile(at: $0) ?? false }
     index = VisibilityIndex(covers: [], heights: [])
     warnings = normalizeSingle()
@@ -389,6 +393,7 @@ public struct OutlineState: Sendable {
     hostLayout = merged
     guard newLayout != layout else { return false }
     layout = newLayout
+    lineBreaker = lineBreakers.lineBreaker(for: newLayout)
     rebuildIndex(heights: measuredHeights())
     version += 1
     return true
@@ -396,7 +401,7 @@ public struct OutlineState: Sendable {
 
   /// Every item's height under the current layout, measured.
   private func measuredHeights() -> [Double] {
-    let rowHeights = RowHeights(layout: layout, widths: widths)
+    let rowHeights = RowHeights(layout: layout, lineBreaker: lineBreaker)
     if case .fixed(let header) = layout.headerHeight, case .fixed(let row) = layout.rowHeight {
       return (0..<outline.count).map { outline.isGroup(at: $0) ? header : row }
     }
@@ -461,6 +466,7 @@ public struct OutlineState: Sendable {
     foldedTexts = nil
     outline = newOutline
     layout = Layout().applying(outline.layout).applying(hostLayout)
+    if layout != old.layout { lineBreaker = lineBreakers.lineBreaker(for: layout) }
     expanded = [Bool](repeating: false, count: outline.count)
     for p in newOutline.groupPositions {
       expanded[p] = wasExpanded[newOutline.id(at: p)] ?? newOutline.expandedInFile(at: p) ?? false

@@ -4,13 +4,16 @@ import OutlineModel
 
 /// Serves JSON-RPC on stdin/stdout until `exit` or the end of input.
 public enum ServeCommand {
-  /// Runs the server on stdin/stdout; never returns.
+  /// Runs the server on stdin/stdout with `lineBreakers` measuring `auto`
+  /// heights; never returns.
   /// - Important: call once, from the main thread, before anything prints.
-  public static func run(_ options: ServerOptions, widths: any ClusterWidthTable = UnicodeClusterWidths()) -> Never {
+  public static func run(
+    _ options: ServerOptions, lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers()
+  ) -> Never {
     // stdout carries protocol only: keep it aside and point fd 1 at stderr.
     let protocolFD = StandardStreams.protectStdout()
     let status = serve(
-      options, input: 0, output: protocolFD, log: Logger(level: options.logLevel), widths: widths,
+      options, input: 0, output: protocolFD, log: Logger(level: options.logLevel), lineBreakers: lineBreakers,
       end: { status in exit(status) })
     exit(status)
   }
@@ -25,7 +28,7 @@ public enum ServeCommand {
   ///   - input: the descriptor messages are read from.
   ///   - output: the descriptor messages are written to.
   ///   - log: where problems are reported.
-  ///   - widths: classifies grapheme clusters for `auto` heights.
+  ///   - lineBreakers: breaks texts into lines for `auto` heights, per layout.
   ///   - end: called with the status when the conversation ends before the input does
   ///     (the `exit` notification, the client's process gone): the process exits there;
   ///     a caller that goes on (a test) must stop feeding `input`.
@@ -33,12 +36,13 @@ public enum ServeCommand {
   ///   framing broke (1).
   public static func serve(
     _ options: ServerOptions, input: Int32, output: Int32, log: Logger,
-    widths: any ClusterWidthTable = UnicodeClusterWidths(), end: @escaping @Sendable (Int32) -> Void
+    lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers(),
+    end: @escaping @Sendable (Int32) -> Void
   ) -> Int32 {
     let connection = Connection(
       input: input, output: output, framing: options.framing, maxMessageBytes: options.maxMessageBytes, log: log,
       ending: .lspLifecycle)
-    let server = OutlineServer(options: options, log: log, widths: widths) { status in
+    let server = OutlineServer(options: options, log: log, lineBreakers: lineBreakers) { status in
       connection.flush()
       end(status)
     }

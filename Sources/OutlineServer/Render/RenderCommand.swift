@@ -23,12 +23,13 @@ public enum RenderCommand {
   ///   - width: the pane width in cells; `nil` takes the file's layout width, else 80.
   ///   - expand: `nil` keeps the file's `expanded:` values; `[]` (`--expand all`) opens every
   ///     group; ids open those groups.
-  ///   - widths: classifies grapheme clusters; Unicode's tables (UAX #11, UTS #51) by default.
+  ///   - lineBreakers: makes the layout's line breaker: the server's by default.
   /// - Returns: the text to print and the exit status: 1 when the file is missing, a directory,
   ///   unreadable or has errors; 64 (`EX_USAGE`) for an id that names no group, or for
   ///   `--expand all` under `expansion: single`; else 0, with warnings on ``Output/stderr``.
   public static func run(
-    file: String, width: Int?, expand: [String]?, widths: any ClusterWidthTable = UnicodeClusterWidths()
+    file: String, width: Int?, expand: [String]?,
+    lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers()
   ) -> Output {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -48,7 +49,7 @@ public enum RenderCommand {
     guard let outline = result.outline else { return Output(stdout: "", stderr: stderr, status: 1) }
     var state = OutlineState(
       outline: outline, layout: OutlineRenderer.layout(file: outline.layout, width: width.map(Double.init)),
-      widths: widths)
+      lineBreakers: lineBreakers)
     stderr += state.warnings.map(formatter.format).joined()
     if let expand {
       if expand.isEmpty {

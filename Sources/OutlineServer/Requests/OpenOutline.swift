@@ -65,7 +65,7 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
       if let layout { _ = state.setLayout(layout) }
     } else {
       state = OutlineState(
-        outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), widths: server.widths)
+        outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), lineBreakers: server.lineBreakers)
       if let previous = server.documents[uri] {
         // Another policy: the file's defaults under it, then the user's view.
         let old = previous.state
