@@ -33,7 +33,7 @@ let package = Package(
     // JSON-RPC 2.0 with LSP framing: knows nothing of outlines.
     .target(name: "JSONRPC"),
     // The server: wires the model to the transport.
-    .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
+    .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "OutlineFont", "JSONRPC"]),
     .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),
     // Prints the speed of `auto` layout, in cells and in fonts: swift run -c release layout-bench [FILE].
     .executableTarget(name: "layout-bench", dependencies: ["OutlineModel", "OutlineYAML", "OutlineFont"]),

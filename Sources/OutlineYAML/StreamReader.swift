@@ -390,7 +390,72 @@ struct StreamReader {
       try forEachField(value, PaddingKey.self) { reader, key, value throws(BuildStop) in
         try reader.layoutField(key.field, value, into: &l)
       }
+    case .font: l.font = try font(value)
     }
+  }
+
+  /// `layout.font`: `{family: [string], size, weight?, style?}` (PROTOCOL
+  /// §10). A font without a family list or a size is diagnosed at its mapping
+  /// and left out, as are values out of bounds (``FontDescription``).
+  private mutating func font(_ h: Head) throws(BuildStop) -> FontDescription? {
+    if h.isAbsentCollection { return nil }
+    guard h.event.kind == .mappingStart else {
+      try mismatch(h, "\"font\" must be a mapping")
+      return nil
+    }
+    var families: [String]? = nil
+    var size: Double? = nil
+    var weight = 400
+    var style = FontStyle.normal
+    var valid = true
+    var familyGiven = false
+    var token = h.event.range
+    try forEachField(h, FontKey.self, start: { _, t in token = t }) { reader, key, value throws(BuildStop) in
+      switch key {
+      case .family:
+        familyGiven = !value.isEmpty
+        var names: [String] = []
+        try reader.items(value, "family") { reader, item, _ throws(BuildStop) in
+          if let name = try reader.string(item, "family"), name.contains(where: { !$0.isWhitespace }) {
+            names.append(name)
+          } else if !item.isEmpty || item.event.kind == .scalar {
+            valid = false
+            reader.report(item.event.id, item.event.range, "type", "a family must be a non-empty string")
+          }
+        }
+        families = names
+      case .size:
+        if let v = reader.number(value), FontDescription.acceptsSize(v) {
+          size = v
+        } else {
+          valid = false
+          try reader.mismatch(
+            value, "\"size\" must be a number greater than 0 and <= \(reader.format(LayoutLimits.maxFontSize))")
+        }
+      case .weight:
+        if value.event.kind == .scalar, value.event.plain, case .int(let v) = CoreScalar(plain: value.event.bytes),
+          FontDescription.weights.contains(Int(clamping: v))
+        {
+          weight = Int(v)
+        } else {
+          valid = false
+          try reader.mismatch(value, "\"weight\" must be an integer from 100 to 900")
+        }
+      case .style:
+        if let s = try reader.enumeration(value, "style", FontStyle.self) { style = s } else { valid = false }
+      }
+    }
+    guard let families, !families.isEmpty else {
+      if !familyGiven || valid {
+        report(h.event.id, token, "missing-font-family", "\"font\" has no \"family\" (a sequence of family names)")
+      }
+      return nil
+    }
+    guard let size else {
+      if valid { report(h.event.id, token, "missing-font-size", "\"font\" has no \"size\"") }
+      return nil
+    }
+    return valid ? FontDescription(families: families, size: size, weight: weight, style: style) : nil
   }
 
   // MARK: Data
@@ -563,6 +628,12 @@ private struct LayoutKey: FieldKey {
 }
 
 /// The keys of `padding:`: the fields of ``LayoutField/padding``.
+/// The keys of `font:` (PROTOCOL §10).
+private enum FontKey: String, CaseIterable, FieldKey {
+  case family, size, weight, style
+  static let table = makeTable()
+}
+
 private struct PaddingKey: FieldKey {
   let field: LayoutField
   var rawValue: String { field.name }

@@ -44,6 +44,34 @@ import Testing
       return [("auto", "auto", true), ("0", 0, true), ("-1", -1, false), ("\(max + 1)", .double(max + 1), false)]
     case .fields:
       return []
+    case .font:
+      let family: JSONValue = .array(["Noto Sans"])
+      return [
+        ("{family: [Noto Sans], size: 14}", .object(["family": family, "size": 14]), true),
+        (
+          "{family: [A, B], size: 0.5, weight: 900, style: italic}",
+          .object(["family": .array(["A", "B"]), "size": 0.5, "weight": 900, "style": "italic"]), true
+        ),
+        ("{size: 14}", .object(["size": 14]), false),
+        ("{family: [], size: 14}", .object(["family": .array([]), "size": 14]), false),
+        ("{family: Noto Sans, size: 14}", .object(["family": "Noto Sans", "size": 14]), false),
+        ("{family: [\"\"], size: 14}", .object(["family": .array([""]), "size": 14]), false),
+        ("{family: [Noto Sans]}", .object(["family": family]), false),
+        ("{family: [Noto Sans], size: 0}", .object(["family": family, "size": 0]), false),
+        (
+          "{family: [Noto Sans], size: \(LayoutLimits.maxFontSize + 1)}",
+          .object(["family": family, "size": .double(LayoutLimits.maxFontSize + 1)]), false
+        ),
+        ("{family: [Noto Sans], size: 14, weight: 99}", .object(["family": family, "size": 14, "weight": 99]), false),
+        (
+          "{family: [Noto Sans], size: 14, weight: 901}", .object(["family": family, "size": 14, "weight": 901]), false
+        ),
+        (
+          "{family: [Noto Sans], size: 14, style: oblique}",
+          .object(["family": family, "size": 14, "style": "oblique"]), false
+        ),
+        ("Noto Sans", "Noto Sans", false),
+      ]
     }
   }
 

@@ -42,6 +42,12 @@ public struct FontDescription: Sendable, Hashable {
 
   /// The weights accepted: CSS's absolute range.
   public static let weights: ClosedRange<Int> = 100...900
+
+  /// Whether `size` is a font size a layout accepts: more than 0 px and at
+  /// most ``LayoutLimits/maxFontSize``.
+  public static func acceptsSize(_ size: Double) -> Bool {
+    size.isFinite && size > 0 && size <= LayoutLimits.maxFontSize
+  }
 }
 
 /// A header or row height: a fixed number in the layout's unit, or `auto`

@@ -14,8 +14,12 @@ public struct LayoutField: Sendable {
     case integer(WritableKeyPath<LayoutOverrides, Int?> & Sendable, minimum: Int)
     /// A number from 0 to ``LayoutLimits/maxLength``, or `auto`.
     case height(WritableKeyPath<LayoutOverrides, HeightSpec?> & Sendable)
-    /// `cell` or `px` (``LayoutUnit``).
+    /// `cell`, `px` or `font` (``LayoutUnit``).
     case unit
+    /// A font (PROTOCOL §10): a mapping `{family: [string], size, weight?,
+    /// style?}` read whole into ``LayoutOverrides/font``; see ``FontDescription``
+    /// for the bounds (``FontDescription/acceptsSize(_:)``, ``FontDescription/weights``).
+    case font
     /// A mapping of more fields: ``LayoutField/padding``.
     case fields([LayoutField])
   }
@@ -25,7 +29,7 @@ public struct LayoutField: Sendable {
   /// What it holds.
   public let kind: Kind
 
-  /// The fields of a layout, in the order PROTOCOL §5 lists them.
+  /// The fields of a layout, in the order PROTOCOL §5 lists them, then §10's `font`.
   public static let all: [LayoutField] = [
     LayoutField(name: "unit", kind: .unit),
     LayoutField(name: "width", kind: .length(\.width, minimum: 0, strict: true)),
@@ -38,6 +42,7 @@ public struct LayoutField: Sendable {
     LayoutField(name: "padding", kind: .fields(padding)),
     LayoutField(name: "maxLines", kind: .integer(\.maxLines, minimum: 1)),
     LayoutField(name: "tabSize", kind: .integer(\.tabSize, minimum: 1)),
+    LayoutField(name: "font", kind: .font),
   ]
 
   /// The sides of `padding`, each a length ≥ 0.

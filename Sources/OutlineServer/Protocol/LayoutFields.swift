@@ -2,7 +2,7 @@ import JSONRPC
 import OutlineModel
 
 /// Reads the layout fields of `setLayout` and `openOutline.layout` (PROTOCOL
-/// §5) through the one table of ``OutlineModel/LayoutField/all``, which the
+/// §5, §10) through the one table of ``OutlineModel/LayoutField/all``, which the
 /// YAML loader reads a file's `layout:` through too.
 enum LayoutFields {
   /// The fields `p` gives; only those are set.
@@ -37,7 +37,46 @@ enum LayoutFields {
         }
       case .fields(let inner):
         if let object = try p.optionalObject(name) { try read(inner, from: object, into: &l) }
+      case .font:
+        l.font = try font(p, name)
       }
+    }
+  }
+
+  /// Reads `font: {family: [string], size, weight?, style?}` (PROTOCOL §10)
+  /// into the model's font description; `nil` when the field is absent.
+  /// - Throws: `-32602` naming `font`, `font.family`, `font.family[i]`,
+  ///   `font.size`, `font.weight` or `font.style`.
+  static func font(_ p: ParamsReader, _ name: String) throws(ResponseError) -> FontDescription? {
+    guard let font = try p.optionalObject(name) else { return nil }
+    guard let family = font.value("family") else { throw font.fail("family", "is missing") }
+    guard case .array(let names) = family, !names.isEmpty else {
+      throw font.fail("family", "must be a non-empty array of family names")
+    }
+    var families: [String] = []
+    for (i, item) in names.enumerated() {
+      guard case .string(let s) = item, s.contains(where: { !$0.isWhitespace }) else {
+        throw font.fail("family[\(i)]", "must be a family name (a non-empty string)")
+      }
+      families.append(s)
+    }
+    guard font.has("size") else { throw font.fail("size", "is missing") }
+    let size = try font.number("size")
+    guard FontDescription.acceptsSize(size) else {
+      throw font.fail("size", "must be > 0 and ≤ \(ParamsReader.format(LayoutLimits.maxFontSize))")
+    }
+    let weights = FontDescription.weights
+    let weight = try font.optionalInt("weight", min: weights.lowerBound, max: Int64(weights.upperBound)) ?? 400
+    let style = try font.optionalEnum("style", FontStyle.self) ?? .normal
+    return FontDescription(families: families, size: size, weight: weight, style: style)
+  }
+
+  /// Refuses a layout in unit `font` that lacks `font` or `lineHeight` once
+  /// the fields given are merged over the file's and the host's (PROTOCOL §10).
+  /// - Throws: `-32602` naming the missing field.
+  static func checkFont(_ merged: LayoutOverrides) throws(ResponseError) {
+    if let field = merged.missingFontField {
+      throw .invalidParams("\"\(field)\" must be given in unit \"font\"")
     }
   }
 }

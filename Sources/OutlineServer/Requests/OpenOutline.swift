@@ -54,6 +54,8 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
       throw server.invalidOutline(loaded)
     }
     let path = ViewStateStore.realPath(ofURI: uri)
+    let hostLayout = server.documents[uri]?.state.hostLayout ?? LayoutOverrides()
+    try LayoutFields.checkFont(outline.layout.merged(with: hostLayout).merged(with: layout ?? LayoutOverrides()))
     var state: OutlineState
     if let previous = server.documents[uri], policy == nil || policy == previous.state.policy {
       // Re-opening under the same policy is a new text for the same outline,
