@@ -622,6 +622,14 @@ def run(c):
     narrow = s.call("rowHeights", {"uri": file_uri, "width": 20}, label="rowHeights (width)")
     if narrow is not None and heights is not None:
         s.expect(narrow["contentHeight"] >= heights["contentHeight"], "a narrower width is no shorter")
+    font = {"family": ["Noto Sans", "Noto Sans CJK SC", "Noto Color Emoji"], "size": 14}
+    in_font = s.call("setLayout", {"uri": file_uri, "unit": "font", "font": font, "lineHeight": 20, "width": 320},
+                     label="setLayout (unit font)")
+    if in_font is not None:
+        s.expect(in_font.get("fonts") == font["family"], "setLayout in unit font reports the families used")
+    s.expect_error("setLayout", {"uri": file_uri, "unit": "font", "font": {"size": 14}}, -32602,
+                   "setLayout with a font without family")
+    s.call("setLayout", {"uri": file_uri, "unit": "cell", "lineHeight": 1, "width": 40}, label="setLayout (back to cells)")
 
     # Changes to the text.
     before = visible_ids(s, file_uri, "before changeOutline")
