@@ -12,7 +12,9 @@ final class FontEngine: @unchecked Sendable {
   // @unchecked Sendable: all state below is only touched under `lock`.
   private let lock = Mutex<Void>(())
   private var library: FT_Library? = nil
-  private let matcher = FontMatcher()
+  private var libraryTried = false
+  /// fontconfig's configuration, loaded when a layout first names a font.
+  private lazy var matcher = FontMatcher()
   private var faces: [FaceKey: ShapingFont] = [:]
   private var sets: [FontDescription: FontSet] = [:]
   private var setOrder: [FontDescription] = []
@@ -26,10 +28,8 @@ final class FontEngine: @unchecked Sendable {
     var size: UInt64
   }
 
-  init() {
-    var lib: FT_Library? = nil
-    if FT_Init_FreeType(&lib) == 0 { library = lib }
-  }
+  /// An engine that loads nothing until a layout names a font.
+  init() {}
 
   deinit {
     sets = [:]
@@ -85,6 +85,11 @@ final class FontEngine: @unchecked Sendable {
 
   /// The face of `file` at `size` px, loaded once.
   private func face(_ file: FontFileFace, family: String, size: Double) -> ShapingFont? {
+    if !libraryTried {
+      libraryTried = true
+      var lib: FT_Library? = nil
+      if FT_Init_FreeType(&lib) == 0 { library = lib }
+    }
     guard let library else { return nil }
     let key = FaceKey(face: file, size: size.bitPattern)
     if let f = faces[key] { return f }
