@@ -101,7 +101,9 @@ public struct FontLineBreaker: LineBreaker, @unchecked Sendable {
   }
 
   /// The lines of the UTF-8 text `utf8` at `width` px, as byte ranges
-  /// without the spaces that hang at a break or the line feed.
+  /// without the spaces and tabs that hang at a break or the line feed; an
+  /// ideographic space (U+3000) that hangs at a break stays, as the browser
+  /// draws it.
   /// - Complexity: as ``lineCount(utf8:width:)``.
   public func lines(utf8: UnsafeBufferPointer<UInt8>, width: Double) -> [Range<Int>] {
     var out: [Range<Int>] = []

@@ -471,7 +471,8 @@ struct TextCache {
         }
         var cur = c
         var first = true
-        // The last place the line may end: after the piece ending at `fitEnd`, resuming at `fitNext`.
+        // The last place the line may end: after the piece ending at `fitEnd` (its hanging
+        // ideographic spaces kept), resuming at `fitNext`.
         var fitEnd = lineStart
         var fitNext = c
         var fitEndsParagraph = false
@@ -511,14 +512,14 @@ struct TextCache {
           } else {
             // The first piece that overflows: a closing bracket at its end may shrink to fit.
             if trim < 0 && fits(x + w + endDelta + trim) {
-              fitEnd = cur.wordStart + Int(p.contentEnd)
+              fitEnd = cur.wordStart + Int(p.end)
               fitNext = next(cur, token, word, lastOfWord)
               fitEndsParagraph = lastOfParagraph
             }
             break
           }
           if fitsHere {
-            fitEnd = cur.wordStart + Int(p.contentEnd)
+            fitEnd = cur.wordStart + Int(p.end)
             fitNext = next(cur, token, word, lastOfWord)
             fitEndsParagraph = lastOfParagraph
           }

@@ -108,6 +108,25 @@ import Testing
     #expect(e["message"] == "\"lineHeight\" must be given in unit \"font\"")
   }
 
+  @Test func rowsCarryTheLinesTheirHeightsCount() throws {
+    let s = try server("aaaa bbbb cccc dddd")
+    _ = s.result(
+      "setLayout", ["uri": uri, "unit": "font", "font": font, "lineHeight": 20, "width": 100, "indent": 0])
+    let rows = s.result("visibleRows", ["uri": uri, "include": ["lines"]])["rows"]
+    #expect(rows?[0]?["lines"] == ["title": ["G"]])
+    #expect(rows?[1]?["lines"] == ["title": ["aaaa bbbb cccc", "dddd"]])
+    #expect(rows?[1]?["height"] == 40)
+    // The same seam in cells: 10 cells less the indent of 2.
+    _ = s.result("setLayout", ["uri": uri, "unit": "cell", "lineHeight": 1, "width": 12, "indent": 2])
+    #expect(
+      s.result("visibleRows", ["uri": uri, "start": 1, "include": ["lines"]])["rows"]?[0]?["lines"]
+        == ["title": ["aaaa bbbb", "cccc dddd"]])
+    #expect(s.result("visibleRows", ["uri": uri])["rows"]?[1]?["lines"] == nil)
+    let e = s.error("visibleRows", ["uri": uri, "include": ["lines", "range"]])
+    #expect(e["code"] == -32602)
+    #expect(e["message"] == "\"include[1]\" must be \"lines\"")
+  }
+
   @Test func initializeOffersUnitFont() throws {
     let s = try ServerProcess(arguments: [], framing: .lsp)
     #expect(s.initialize()["capabilities"]?["units"] == ["cell", "px", "font"])

@@ -629,6 +629,10 @@ def run(c):
         s.expect(in_font.get("fonts") == font["family"], "setLayout in unit font reports the families used")
     s.expect_error("setLayout", {"uri": file_uri, "unit": "font", "font": {"size": 14}}, -32602,
                    "setLayout with a font without family")
+    lined = s.call("visibleRows", {"uri": file_uri, "start": 0, "count": 5, "include": ["lines"]},
+                   label="visibleRows (include lines, unit font)")
+    if lined is not None:
+        s.expect(all(len(r["lines"]["title"]) >= 1 for r in lined["rows"]), "every row carries its title's lines")
     s.call("setLayout", {"uri": file_uri, "unit": "cell", "lineHeight": 1, "width": 40}, label="setLayout (back to cells)")
 
     # Changes to the text.

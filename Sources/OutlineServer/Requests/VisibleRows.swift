@@ -1,9 +1,11 @@
 import JSONRPC
 import OutlineModel
 
-/// `visibleRows {uri, start?, count?, viewport?: {top, height}}` (PROTOCOL §4)
-/// → `{version, total, contentHeight, rows}`: a window of the visible list,
-/// or the rows that intersect the viewport; at most 10,000 rows.
+/// `visibleRows {uri, start?, count?, viewport?: {top, height}, include?}`
+/// (PROTOCOL §4) → `{version, total, contentHeight, rows}`: a window of the
+/// visible list, or the rows that intersect the viewport; at most 10,000
+/// rows. With `include: ["lines"]` (PROTOCOL §9) each row carries `lines`:
+/// its texts as the layout's line breaker broke them to count its height.
 struct VisibleRowsRequest: OutlineDocumentRequest {
   static let method = "visibleRows"
   static let changesViewState = true
@@ -15,6 +17,8 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
   var count: Int
   /// `[top, top + height)`: wins over `start` and `count`.
   var viewport: (top: Double, height: Double)?
+  /// Whether `include` asks for `lines`.
+  var includesLines = false
 
   init(_ p: ParamsReader) throws(ResponseError) {
     uri = try p.string("uri")
@@ -25,6 +29,13 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
       let height = try v.number("height")
       guard height >= 0 else { throw v.fail("height", "must be ≥ 0") }
       viewport = (top, height)
+    }
+    if let include = p.value("include") {
+      guard case .array(let names) = include else { throw p.fail("include", "must be an array") }
+      for (i, name) in names.enumerated() {
+        guard case .string("lines") = name else { throw p.fail("include[\(i)]", "must be \"lines\"") }
+        includesLines = true
+      }
     }
   }
 
@@ -38,7 +49,7 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     } else {
       items = doc.state.visibleItems(start: start, count: count)
     }
-    return Result(state: doc.state, rows: items)
+    return Result(state: doc.state, rows: items, includesLines: includesLines)
   }
 
   /// `{version, total, contentHeight, rows: [Row]}`, each row written straight
@@ -47,15 +58,33 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     /// The state the rows are read from (a copy: it shares the outline's storage).
     var state: OutlineState
     var rows: [VisibleItem]
+    /// Whether each row carries `lines`.
+    var includesLines = false
 
     func write(to json: inout JSONWriter) {
+      let heights = includesLines ? RowHeights(layout: state.layout, lineBreaker: state.lineBreaker) : nil
       json.object { json in
         json.member("version", state.version)
         json.member("total", state.total)
         json.member("contentHeight", state.contentHeight)
         json.key("rows")
         json.array { json in
-          for v in rows { Self.writeRow(v, state, to: &json) }
+          for v in rows { Self.writeRow(v, state, lines: heights, to: &json) }
+        }
+      }
+    }
+
+    /// `lines: {title: [string], detail?: [string]}` (PROTOCOL §9): each text
+    /// as `heights` broke it (tabs expanded, the spaces at a break dropped,
+    /// `maxLines` applied); a row's absent or empty detail is left out.
+    static func writeLines(_ p: Int, _ outline: Outline, _ heights: RowHeights, to json: inout JSONWriter) {
+      let depth = outline.depth(at: p)
+      json.key("lines")
+      json.object { json in
+        json.member("title", heights.drawnLines(outline.title(at: p), depth: depth, atLeastOne: true))
+        if !outline.isGroup(at: p) {
+          let detail = heights.drawnLines(outline.detail(at: p), depth: depth, atLeastOne: false)
+          if !detail.isEmpty { json.member("detail", detail) }
         }
       }
     }
@@ -63,9 +92,10 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     /// A Row of PROTOCOL §4: `{index, id, kind, depth, parent, title, top,
     /// height, isLastChild}`, a group adding `{badge?, expanded, childCount,
     /// rowCount, activeCount}`, a row `{detail?, icon?, data?, active,
-    /// emphasis}`; optional fields are left out when absent. Texts are
-    /// written from the outline's UTF-8 storage, no `String` made.
-    static func writeRow(_ v: VisibleItem, _ state: OutlineState, to json: inout JSONWriter) {
+    /// emphasis}`, and `lines` when `lines` is given; optional fields are left
+    /// out when absent. Texts are written from the outline's UTF-8 storage,
+    /// no `String` made.
+    static func writeRow(_ v: VisibleItem, _ state: OutlineState, lines: RowHeights? = nil, to json: inout JSONWriter) {
       let outline = state.outline
       let p = v.position
       json.object { json in
@@ -85,6 +115,7 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
         json.member("top", v.top)
         json.member("height", v.height)
         json.member("isLastChild", state.isLastChild(p))
+        if let lines { writeLines(p, outline, lines, to: &json) }
         if outline.isGroup(at: p) {
           json.member("badge", ifPresent: outline.badge(at: p))
           json.member("expanded", v.expanded)
