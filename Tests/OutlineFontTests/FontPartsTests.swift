@@ -57,7 +57,7 @@ import Testing
     var table = ByteKeyTable()
     let keys = (0..<5000).map { Array("key \($0) \(String(repeating: "x", count: $0 % 17))".utf8) } + [[]]
     for (i, k) in keys.enumerated() {
-      k.withUnsafeBufferPointer { table.insert($0, hash: ByteKeyTable.hash($0), value: UInt32(i)) }
+      _ = k.withUnsafeBufferPointer { table.insert($0, hash: ByteKeyTable.hash($0), value: UInt32(i)) }
     }
     #expect(table.count == keys.count)
     for (i, k) in keys.enumerated() {

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// PROTOCOL §10: heights in a real font, through setLayout and openOutline.
@@ -8,8 +9,8 @@ import Testing
   let font: JSONValue = ["family": ["Noto Sans", "Noto Sans CJK SC", "Noto Color Emoji"], "size": 14]
 
   /// One open group holding one row titled `title`; heights are [header, row].
-  func server(_ title: String, layout: JSONValue? = nil) throws -> ServerProcess {
-    let s = try ServerProcess.started()
+  func server(_ title: String, layout: JSONValue? = nil) throws -> InProcessServer {
+    let s = try InProcessServer.started()
     let quoted = JSONValue.string(title).jsonText
     var extra: [String: JSONValue] = [:]
     if let layout { extra["layout"] = layout }
@@ -18,7 +19,7 @@ import Testing
   }
 
   /// The error message of a setLayout that must fail with -32602.
-  func refusal(_ s: ServerProcess, _ params: [String: JSONValue], sourceLocation: SourceLocation = #_sourceLocation)
+  func refusal(_ s: InProcessServer, _ params: [String: JSONValue], sourceLocation: SourceLocation = #_sourceLocation)
     -> String?
   {
     var p = params
@@ -51,7 +52,7 @@ import Testing
   }
 
   @Test func theFileAndOpenOutlineMayGiveTheFont() throws {
-    let s = try ServerProcess.started()
+    let s = try InProcessServer.started()
     let text = """
       layout:
         unit: font
@@ -101,7 +102,7 @@ import Testing
   @Test func aLineHeightGivenEarlierCounts() throws {
     let s = try server("x", layout: ["lineHeight": 20])
     #expect(s.result("setLayout", ["uri": uri, "unit": "font", "font": font])["fonts"] != nil)
-    let t = try ServerProcess.started()
+    let t = try InProcessServer.started()
     let e = t.error(
       "openOutline", ["uri": "untitled:g", "text": "groups: []", "layout": ["unit": "font", "font": font]])
     #expect(e["code"] == -32602)
@@ -128,7 +129,7 @@ import Testing
   }
 
   @Test func initializeOffersUnitFont() throws {
-    let s = try ServerProcess(arguments: [], framing: .lsp)
+    let s = try InProcessServer()
     #expect(s.initialize()["capabilities"]?["units"] == ["cell", "px", "font"])
   }
 }
