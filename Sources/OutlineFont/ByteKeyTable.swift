@@ -7,8 +7,10 @@ import Foundation
 /// text cache (a whole text → its words), so a text seen before is found
 /// without shaping or segmenting it again.
 struct ByteKeyTable {
+  /// 16 bytes, so a probe is one cache line of four slots.
   private struct Slot {
-    var hash: UInt64 = 0
+    /// The low 32 bits of the key's hash: its home slot, and a cheap check before the bytes.
+    var hash: UInt32 = 0
     var keyStart: UInt32 = 0
     var keyLength: UInt32 = 0
     var value: UInt32 = UInt32.max  // UInt32.max: empty
@@ -29,7 +31,8 @@ struct ByteKeyTable {
   /// - Complexity: O(length of `key`) expected.
   func value(for key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32? {
     let mask = slots.count - 1
-    var i = Int(truncatingIfNeeded: hash) & mask
+    let hash = UInt32(truncatingIfNeeded: hash)
+    var i = Int(hash) & mask
     return slots.withUnsafeBufferPointer { s in
       keys.withUnsafeBufferPointer { k in
         while s[i].value != UInt32.max {
@@ -53,7 +56,7 @@ struct ByteKeyTable {
     if (count + 1) * 2 > slots.count { grow() }
     let start = UInt32(keys.count)
     keys.append(contentsOf: key)
-    place(Slot(hash: hash, keyStart: start, keyLength: UInt32(key.count), value: value))
+    place(Slot(hash: UInt32(truncatingIfNeeded: hash), keyStart: start, keyLength: UInt32(key.count), value: value))
     count += 1
     return start
   }
