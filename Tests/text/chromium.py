@@ -25,9 +25,10 @@ character) stays on the line of the cluster before it.
 
 Standard library only. `Chromium` is a context manager; the browser is always
 ended with it (Browser.close, then SIGKILL to the process group it was started
-in).
+in), and killed by the kernel if this process dies first (PR_SET_PDEATHSIG).
 """
 
+import ctypes
 import json
 import os
 import select
@@ -37,6 +38,7 @@ import subprocess
 import tempfile
 import time
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 DEFAULT_FAMILIES = ["Noto Sans", "Noto Sans CJK SC", "Noto Color Emoji"]
 
 
@@ -222,6 +224,14 @@ class Chromium:
             a, b = os.dup(cmd_read), os.dup(reply_write)
             os.dup2(a, 3)
             os.dup2(b, 4)
+            # The browser is killed when this process dies, whatever kills it.
+            if libc is not None:
+                libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+        except OSError:
+            libc = None
 
         try:
             self.proc = subprocess.Popen(
