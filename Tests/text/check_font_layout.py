@@ -14,13 +14,19 @@ Chinese and Japanese, and the hand-written mixed scripts of font-mixed.txt.
 - default: the fixed slice in font-slice.jsonl (a few hundred texts; what
   scripts/test runs);
 - `--full`: the whole corpus (scripts/check-font-layout runs it; `--fetch`
-  downloads apt's translation lists first when the machine lacks them).
+  downloads apt's translation lists first when the machine lacks them);
+- `--cases FILE`: texts each at its own width (font-cases.txt: where the two
+  were found to differ), line breaks compared.
 
 Prints agreement per width and language, then every disagreement with the
 text, both line breakings, and a guessed cause; `N passed, N failed` last
 (one per text and width, on line counts); exits non-zero on a failure.
 Texts whose counts agree but whose lines break elsewhere are listed as well
 (they do not fail: a row's height depends on the count alone).
+
+The server's lines come from `visibleRows` with `include: ["lines"]`
+(PROTOCOL §9) where the server has it, else from `outline-server render FILE
+--font … --size … --width …`.
 
 While the server does not offer unit `font` (initialize's
 capabilities.units), only the browser side is checked: each text's lines, as
@@ -31,7 +37,9 @@ height.
 import argparse
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 import unicodedata
 
@@ -65,8 +73,12 @@ class ServerFontLayout:
             self.server.close()
             raise ServerUnavailable(f'the server offers no unit "font" (capabilities.units = {units})')
         self.line_height = line_height
+        self.families = list(families)
+        self.size = size
+        self.texts = texts
         self.uri = "mem:font-cross-check"
         self.count = len(texts)
+        self.render_file = None
         layout = {
             "unit": "font",
             "font": {"family": list(families), "size": size},
@@ -96,7 +108,8 @@ class ServerFontLayout:
         return [h / self.line_height for h in heights]
 
     def lines(self, width, indices=None):
-        """{index: [line]} as the server broke each text at `width` (the last counts' width)."""
+        """{index: [line]} as the server broke each text at `width` (the last counts' width):
+        from `visibleRows` with `include: ["lines"]` (PROTOCOL §9), else from `render --font`."""
         wanted = set(range(self.count)) if indices is None else set(indices)
         out = {}
         start = 1
@@ -106,6 +119,8 @@ class ServerFontLayout:
             )["rows"]
             if not rows:
                 break
+            if any("lines" not in row for row in rows[1 if start == 1 else 0 :]):
+                return self.rendered_lines(width, wanted)
             for row in rows:
                 i = row["index"] - 1
                 if i in wanted:
@@ -113,8 +128,41 @@ class ServerFontLayout:
             start += len(rows)
         return out
 
+    def rendered_lines(self, width, wanted):
+        """{index: [line]} from `outline-server render FILE --font … --width W`, which prints
+        `ID<TAB>title<TAB>line` for each line (tabs expanded, spaces at a break dropped)."""
+        if self.render_file is None:
+            fd, self.render_file = tempfile.mkstemp(prefix="font-cross-check-", suffix=".yaml")
+            body = ["layout:", "  indent: 0", f"  lineHeight: {self.line_height:g}", f"  headerHeight: {self.line_height:g}"]
+            body += ["groups:", "  - title: G", "    id: g", "    expanded: true", "    rows:"]
+            for i, text in enumerate(self.texts):
+                body.append(f"      - id: t{i}")
+                body.append(f"        title: {server.yaml_quote(text)}")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write("\n".join(body) + "\n")
+        done = subprocess.run(
+            [
+                server.server_path(), "render", self.render_file, "--font", ",".join(self.families),
+                "--size", f"{self.size:g}", "--width", f"{width:g}",
+            ],
+            capture_output=True,
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"render --font --width {width}: exit {done.returncode}: {done.stderr.decode()[-500:]}")
+        out = {i: [] for i in wanted}
+        for line in done.stdout.decode("utf-8").split("\n"):
+            ident, _, rest = line.partition("\t")
+            field, _, text = rest.partition("\t")
+            if ident.startswith("t") and field == "title":
+                i = int(ident[1:])
+                if i in out:
+                    out[i].append(text)
+        return out
+
     def close(self):
         self.server.close()
+        if self.render_file is not None:
+            os.unlink(self.render_file)
 
 
 # ---------------------------------------------------------------- causes
@@ -140,9 +188,22 @@ SCRIPTS = {
 }
 
 
+# What hangs at the end of a pre-wrap line (CSS Text 3 §4.1.3: spaces, tabs and
+# other space separators), and line ends: the server's lines leave them out at a break.
+HANGING = set(" \t\r\n\u1680\u205f\u3000") | {chr(c) for c in range(0x2000, 0x200B)}
+
+
 def signature(line):
-    """A line's text without spaces, tabs and line ends: equal signatures, equal breaks."""
-    return "".join(ch for ch in line if ch not in " \t\r\n")
+    """A line's text without what may hang at a break: equal signatures, equal breaks."""
+    return "".join(ch for ch in line if ch not in HANGING)
+
+
+def unhung(line):
+    """The line without what hangs at its end (tabs as spaces), as it is measured to fit."""
+    end = len(line)
+    while end > 0 and line[end - 1] in HANGING:
+        end -= 1
+    return line[:end].replace("\t", " ")
 
 
 def first_difference(a, b):
@@ -172,7 +233,7 @@ def guess_cause(text, width, browser_lines, server_lines, measure):
     b_next = browser_lines[k + 1] if k + 1 < len(browser_lines) else ""
     around = b[-6:] + s[-6:] + b_next[:3]
     if len(s_sig) > len(b_sig):
-        (ws,) = measure([s.replace("\t", " ").rstrip(" ")])
+        (ws,) = measure([unhung(s)])
         if ws > width:
             tags.append(
                 f"line {k + 1}: the server's line measures {ws:.3f} px in the browser, {ws - width:.3f} px over "
@@ -186,13 +247,18 @@ def guess_cause(text, width, browser_lines, server_lines, measure):
                 f"(after {s.rstrip()[-2:]!r})"
             )
     else:
-        (wb,) = measure([b.rstrip(" \t\n")])
+        (wb,) = measure([unhung(b)])
         slack = width - wb
-        if b.rstrip("\n") == b.rstrip(" \t\n"):
+        if b.rstrip("\n") == unhung(b):
             where = f"the browser breaks between {b[-2:]!r} and {b_next[:2]!r}, with no space"
         else:
             where = f"the browser breaks after spaces, before {b_next[:2]!r}"
-        if slack < 1 / 64:
+        if slack < 0:
+            tags.append(
+                f"line {k + 1}: the browser's line is {wb:.3f} px, over the {width} px width: a cluster "
+                "wider than the line, or what the browser lets hang"
+            )
+        elif slack < 1 / 64:
             tags.append(f"line {k + 1}: the browser's line is {wb:.4f} px, within 1/64 px of the width (layout units)")
         elif slack < 1:
             tags.append(
@@ -309,6 +375,52 @@ def browser_only(browser, texts, widths):
     return passed, failed
 
 
+def load_cases(path):
+    """(width, text) from a file of `WIDTH<TAB>text` lines (font-mixed.txt's escapes; # comments)."""
+    cases = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            width, sep, text = line.partition("\t")
+            if not sep or not width.isdigit():
+                raise SystemExit(f"{path}:{number}: want WIDTH, a tab, then the text")
+            cases.append((int(width), font_corpus.decode_escapes(text, f"{path}:{number}")))
+    return cases
+
+
+def run_cases(browser, path):
+    """Compares the line breaks (not only the counts) of each case at its own width; returns (passed, failed)."""
+    cases = load_cases(path)
+    texts = list(dict.fromkeys(t for _, t in cases))
+    index = {t: i for i, t in enumerate(texts)}
+    srv = ServerFontLayout(texts)
+    passed = failed = 0
+    try:
+        for width in sorted({w for w, _ in cases}):
+            mine = [t for w, t in cases if w == width]
+            laid = browser.layout(mine, [width], FAMILIES, SIZE, LINE_HEIGHT, lines=True)[width]
+            srv.counts(width)
+            server_lines = srv.lines(width, [index[t] for t in mine])
+            for text, r in zip(mine, laid):
+                sl = server_lines[index[text]]
+                if first_difference(r["text"], sl) is None:
+                    passed += 1
+                    continue
+                failed += 1
+                print(f"\n  width {width}: browser {r['lines']} lines, server {len(sl)}")
+                print(f"    text: {text!r}")
+                k = first_difference(r["text"], sl)
+                show_lines("browser", r["text"], k)
+                show_lines("server", sl, k)
+                measure = lambda strings: browser.measure(strings, FAMILIES, SIZE, LINE_HEIGHT)  # noqa: E731
+                print(f"    cause: {guess_cause(text, width, r['text'], sl, measure)}")
+    finally:
+        srv.close()
+    return passed, failed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--full", action="store_true", help="the whole corpus instead of the CI slice")
@@ -319,10 +431,16 @@ def main():
     ap.add_argument("--breaks", action="store_true", help="compare every text's line breaks too (the slice always does)")
     ap.add_argument("--show", type=int, default=200, help="disagreements printed in full at most")
     ap.add_argument("--write-slice", action="store_true", help="rewrite font-slice.jsonl from the corpus and stop")
+    ap.add_argument("--cases", metavar="FILE", help="check the `WIDTH<TAB>text` cases of FILE (e.g. font-cases.txt), breaks and all")
     args = ap.parse_args()
     if args.write_slice:
         write_slice()
         return
+    if args.cases:
+        with chromium.Chromium() as browser:
+            passed, failed = run_cases(browser, args.cases)
+        print(f"\n{passed} passed, {failed} failed")
+        sys.exit(1 if failed else 0)
     widths = [int(w) for w in args.widths.split(",")]
     langs = [lang for lang in args.langs.split(",") if lang]
     if args.full:

@@ -19,8 +19,8 @@ Thousands of texts go in one page and one script call, laid out once per
 width.
 
 `lines=True` also reads each line's text: every grapheme cluster
-(Intl.Segmenter) is put in a Range whose client rects tell the line it sits
-on; a cluster without a box (a newline, a hanging space, a zero-width
+(Intl.Segmenter) is put in a Range whose widest client rect tells the line it
+sits on; a cluster without a box (a newline, a hanging space, a zero-width
 character) stays on the line of the cluster before it.
 
 Standard library only. `Chromium` is a context manager; the browser is always
@@ -122,12 +122,15 @@ PAGE_SCRIPT = r"""
     for (const { segment, index } of segmenter.segment(node.data)) {
       range.setStart(node, index);
       range.setEnd(node, index + segment.length);
+      // A cluster just after a break may also give an empty rect at the end of
+      // the line before: the widest rect is where the cluster is drawn.
+      let best = null;
       for (const r of range.getClientRects()) {
-        if (r.width > 0 || r.height > 0) {
-          const at = Math.floor((r.top + r.height / 2 - top) / style.lineHeight);
-          line = Math.max(line, Math.min(count - 1, Math.max(0, at)));
-          break;
-        }
+        if (r.height > 0 && (best === null || r.width > best.width)) best = r;
+      }
+      if (best !== null) {
+        const at = Math.floor((best.top + best.height / 2 - top) / style.lineHeight);
+        line = Math.max(line, Math.min(count - 1, Math.max(0, at)));
       }
       lines[line] += segment;
     }
