@@ -1,25 +1,33 @@
+import Dispatch
 import Foundation
 import JSONRPC
 import OutlineModel
 import OutlineYAML
 
-/// The outline server: answers the methods of PROTOCOL §2–§5 on outlines it
+/// The outline server: answers the methods of PROTOCOL §2–§6 on outlines it
 /// keeps open, one request at a time, in the order received.
 ///
-/// It wires the outline model to the JSON-RPC transport: params are read
-/// into model calls, model results written back as JSON. It depends on the
-/// ``JSONRPC/Connection`` only to send notifications and to flush before
-/// `exit`, so tests can drive it in-process through ``handle(_:)``.
+/// It wires the outline model to the JSON-RPC transport: each method is an
+/// ``OutlineRequest`` (its params read from the message, its result written
+/// into the reply), found by name in ``OutlineProtocol/requests``.
 ///
-/// - Important: all state is touched only from the connection's single
-///   worker (or a test's thread), never concurrently.
+/// One owner of state: everything below is touched only on the connection's
+/// single worker. Work that starts elsewhere — a watched file that changed,
+/// a debounced save of view state, the client's process gone — is a job
+/// handed to ``schedule``, which runs it on that worker between requests, so
+/// replies and notifications leave in the order they were made.
+///
+/// - Important: call ``result(for:)`` and the jobs on one thread at a time
+///   (the connection's worker, or a test's thread).
 public final class OutlineServer: MessageHandler, @unchecked Sendable {
-  // @unchecked Sendable: the Connection calls `handle` from one serial worker
-  // only, so the mutable state below is confined to that worker.
+  // @unchecked Sendable: the Connection calls `result(for:)` from one serial
+  // worker only, and every job that touches state is run on that worker
+  // through `schedule`, so the mutable state below is confined to it.
 
   let options: ServerOptions
   let log: Logger
-  let widths: any ClusterWidthTable
+  /// Makes the line breaker of each layout (units cell, px and font).
+  let lineBreakers: any LineBreakerSource
   /// Called for the `exit` notification with the exit status; the default flushes and exits.
   let exitProcess: @Sendable (Int32) -> Void
 
@@ -29,31 +37,42 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   var documents: [String: OpenDocument] = [:]
   /// Where view state is saved, or `nil` when it is not.
   let viewStates: ViewStateStore?
-  /// Guards all of the above against the debounced view-state saver.
-  let lock = NSLock()
   /// Whether a debounced save is scheduled.
-  var saveScheduled = false
-  /// Sends a notification to the client (`outlineChanged`, `$/progress`); `nil` in process.
-  public var sendNotification: (@Sendable (String, JSONValue) -> Void)?
-  /// Polls the files opened with `watch: true`.
-  lazy var watcher = FileWatcher { [weak self] uri in self?.watchedFileChanged(uri) }
+  private var saveScheduled = false
+  /// Sends a notification to the client (`outlineChanged`, `$/progress`); `nil` sends nothing.
+  public var sendNotification: (@Sendable (String, any JSONWritable) -> Void)?
+  /// Runs a job on the worker, after what is queued there (``JSONRPC/Connection/perform(_:)``).
+  /// `nil` (a test driving the server on its own thread): jobs are not run, so no file is
+  /// watched and view state is saved only on `closeOutline`, `shutdown` and `exit`.
+  public var schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+  /// Called, on a global queue (the worker may be busy with a long request
+  /// then), when the client's process (`--clientProcessId`, `initialize`'s
+  /// `processId`) is gone; `nil` watches nothing.
+  public var clientProcessGone: (@Sendable (Int32) -> Void)?
+  /// Watches the client's process, once a process id was given.
+  private var clientMonitor: ClientProcessMonitor?
+  /// Polls the files opened with `watch: true`; a change becomes a job on the worker.
+  lazy var watcher = FileWatcher { [weak self] uri in
+    self?.schedule? { [weak self] in self?.watchedFileChanged(uri) }
+  }
 
   /// A server with no outline open, not yet initialized.
   ///
   /// - Parameters:
   ///   - options: command-line options; the state directory is taken from them.
   ///   - log: where problems are reported (stderr).
-  ///   - widths: classifies grapheme clusters for `auto` heights; Unicode's tables by default.
+  ///   - lineBreakers: makes the line breaker of each layout for `auto` heights; by default
+  ///     ``OutlineServer/makeLineBreakers()``: fonts for unit `font`, Unicode's tables for `cell` and `px`.
   ///   - exitProcess: called for the `exit` notification with the status (0 after `shutdown`,
   ///     else 1, PROTOCOL §2).
   public init(
     options: ServerOptions = ServerOptions(), log: Logger = Logger(),
-    widths: any ClusterWidthTable = UnicodeClusterWidths(),
+    lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers(),
     exitProcess: @escaping @Sendable (Int32) -> Void
   ) {
     self.options = options
     self.log = log
-    self.widths = widths
+    self.lineBreakers = lineBreakers
     self.exitProcess = exitProcess
     self.viewStates = options.stateDirectory.map { ViewStateStore(directory: $0, log: log) }
   }
@@ -61,11 +80,13 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// Whether `shutdown` was answered: the process's exit status is 0 then, else 1.
   public var exitStatus: Int32 { shutdownRequested ? 0 : 1 }
 
-  /// Answers one request or notification (PROTOCOL §2 lifecycle first, then the method).
+  // MARK: Messages
+
+  /// Answers one request or notification: PROTOCOL §2's lifecycle first, then the method
+  /// named, found in ``OutlineProtocol/requests``.
+  /// - Returns: the request's result; ``NullResult`` for a notification.
   /// - Throws: a ``JSONRPC/ResponseError`` with a code of PROTOCOL §7.
-  public func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
-    lock.lock()
-    defer { lock.unlock() }
+  public func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
     let start = log.isEnabled(.debug) ? DispatchTime.now().uptimeNanoseconds : 0
     defer {
       if start > 0 {
@@ -73,41 +94,42 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
         log.debug("\(message.method)\(message.id.map { " #\($0)" } ?? "") took \(String(format: "%.2f", ms)) ms")
       }
     }
-    let result = try handleLocked(message)
-    if Self.viewStateMethods.contains(message.method), let uri = message.params?["uri"]?.stringValue {
-      markViewStateChanged(uri)
+    if message.isNotification {
+      handleNotification(message)
+      return NullResult()
     }
+    if message.method == InitializeRequest.method {
+      guard !initialized else { throw ResponseError(code: .invalidRequest, message: "initialize was already received") }
+      guard !shutdownRequested else { throw afterShutdown() }
+      return try call(InitializeRequest.self, message)
+    }
+    guard initialized else {
+      throw ResponseError(code: .serverNotInitialized, message: "the server is not initialized: send initialize first")
+    }
+    guard !shutdownRequested else { throw afterShutdown() }
+    guard let request = OutlineProtocol.byMethod[message.method] else { throw .methodNotFound(message.method) }
+    return try call(request, message)
+  }
+
+  /// Reads the params of `R`, runs it, and notes a change of view state.
+  private func call<R: OutlineRequest>(_: R.Type, _ message: IncomingMessage) throws(ResponseError)
+    -> any JSONWritable
+  {
+    let request = try R(ParamsReader(message.params))
+    let result = try request.run(on: self, cancellation: message.cancellation)
+    if R.changesViewState, let uri = (request as? any OutlineDocumentRequest)?.uri { markViewStateChanged(uri) }
     return result
   }
 
   /// An `openOutline` with a `workDoneToken` cancelled while queued still gets
   /// its `begin` and `end` (PROTOCOL §2: one of each for every such open).
   public func cancelledBeforeStart(_ message: IncomingMessage) {
-    guard message.method == "openOutline", let token = message.params?["workDoneToken"],
-      token.stringValue != nil || token.intValue != nil
+    guard message.method == OpenOutlineRequest.method, let open = try? OpenOutlineRequest(ParamsReader(message.params)),
+      let token = open.workDoneToken
     else { return }
-    let uri = message.params?["uri"]?.stringValue ?? ""
-    let progress = WorkDoneProgress(token: token, title: "Opening \(uri)", send: sendNotification)
+    let progress = WorkDoneProgress(token: token, title: "Opening \(open.uri)", send: sendNotification)
     progress.begin()
     progress.end()
-  }
-
-  private func handleLocked(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
-    if message.isNotification {
-      handleNotification(message)
-      return .null
-    }
-    if message.method == "initialize" {
-      guard !initialized else { throw ResponseError(code: .invalidRequest, message: "initialize was already received") }
-      guard !shutdownRequested else { throw afterShutdown() }
-      return try initialize(Params(message.params))
-    }
-    guard initialized else {
-      throw ResponseError(code: .serverNotInitialized, message: "the server is not initialized: send initialize first")
-    }
-    guard !shutdownRequested else { throw afterShutdown() }
-    guard Self.methodNames.contains(message.method) else { throw .methodNotFound(message.method) }
-    return try dispatch(message.method, Params(message.params), message.cancellation)
   }
 
   private func afterShutdown() -> ResponseError {
@@ -125,110 +147,47 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     }
   }
 
-  /// The request methods answered after `initialize`.
-  static let methodNames = [
-    "shutdown", "openOutline", "changeOutline", "closeOutline", "toggleSection", "expandAll", "collapseAll",
-    "visibleRows", "rowAtOffset", "setLayout", "rowHeights", "filterOutline", "navigate", "getViewState",
-    "setViewState",
-  ]
-
-  /// Methods after which a file's view state is saved (debounced).
-  static let viewStateMethods: Set<String> = [
-    "changeOutline", "toggleSection", "expandAll", "collapseAll", "visibleRows", "navigate", "setViewState",
-    "filterOutline",
-  ]
-
-  private func dispatch(_ method: String, _ p: Params, _ c: CancellationToken) throws(ResponseError) -> JSONValue {
-    switch method {
-    case "shutdown": return shutdown()
-    case "openOutline": return try openOutline(p, c)
-    case "changeOutline": return try changeOutline(p, c)
-    case "closeOutline": return try closeOutline(p)
-    case "toggleSection": return try toggleSection(p)
-    case "expandAll": return try expandAll(p)
-    case "collapseAll": return try collapseAll(p)
-    case "visibleRows": return try visibleRows(p)
-    case "rowAtOffset": return try rowAtOffset(p)
-    case "setLayout": return try setLayout(p)
-    case "rowHeights": return try rowHeights(p)
-    case "filterOutline": return try filterOutline(p)
-    case "navigate": return try navigate(p)
-    case "getViewState": return try getViewState(p)
-    case "setViewState": return try setViewState(p)
-    default: throw .methodNotFound(method)
-    }
-  }
-
   // MARK: Lifecycle
 
-  private func initialize(_ p: Params) throws(ResponseError) -> JSONValue {
-    var encoding = PositionEncoding.utf16
-    if p.has("clientInfo") { _ = try p.optionalObject("clientInfo") }
-    if let capabilities = try p.optionalObject("capabilities"),
-      let general = try capabilities.optionalObject("general"),
-      let list = general.value("positionEncodings")
-    {
-      guard case .array(let names) = list else {
-        throw .invalidParams("\"capabilities.general.positionEncodings\" must be an array of strings")
-      }
-      guard names.allSatisfy({ $0.stringValue != nil }) else {
-        throw .invalidParams("\"capabilities.general.positionEncodings\" must be an array of strings")
-      }
-      // The first one the server supports, in the client's order.
-      for case .string(let name) in names {
-        if let e = PositionEncoding(rawValue: name) {
-          encoding = e
-          break
-        }
-      }
-    }
+  /// Marks the server initialized with the negotiated position encoding (`initialize`).
+  func didInitialize(encoding: PositionEncoding) {
     positionEncoding = encoding
     initialized = true
-    return .object([
-      "serverInfo": .object(["name": .string(ServerInfo.name), "version": .string(ServerInfo.version)]),
-      "capabilities": .object([
-        "positionEncoding": .string(encoding.rawValue),
-        "policies": .array(ExpansionPolicy.allCases.map { .string($0.rawValue) }),
-        "units": .array(LayoutUnit.allCases.map { .string($0.rawValue) }),
-        "methods": .array(Self.methodNames.map(JSONValue.string)),
-      ]),
-    ])
   }
 
-  private func shutdown() -> JSONValue {
+  /// Marks `shutdown` received and saves every view state (`shutdown`).
+  func didShutdown() {
     shutdownRequested = true
     saveViewStates(all: true)
-    return .null
+  }
+
+  /// Exits (through ``clientProcessGone``) once process `pid` is gone (LSP 3.17
+  /// `processId`); replaces any process watched before.
+  public func watchClientProcess(_ pid: Int32) {
+    guard let gone = clientProcessGone else { return }
+    clientMonitor = ClientProcessMonitor(pid: pid, onGone: gone)
   }
 
   // MARK: Saved view state
 
-  /// Notes that `uri`'s view state changed; it is saved within about half a second.
+  /// Notes that `uri`'s view state changed; it is saved within about half a second,
+  /// by a job on the worker.
   private func markViewStateChanged(_ uri: String) {
-    guard let viewStates = viewStates, let doc = documents[uri], doc.path != nil else { return }
-    _ = viewStates
+    guard viewStates != nil, let doc = documents[uri], doc.path != nil else { return }
     doc.viewStateDirty = true
-    guard !saveScheduled else { return }
+    guard !saveScheduled, let schedule else { return }
     saveScheduled = true
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { [weak self] in
-      guard let self else { return }
-      self.lock.lock()
-      self.saveScheduled = false
-      self.saveViewStates(all: false)
-      self.lock.unlock()
+      schedule { [weak self] in
+        guard let self else { return }
+        self.saveScheduled = false
+        self.saveViewStates(all: false)
+      }
     }
   }
 
-  /// Saves the view state of every open file outline now (at the end of input).
-  public func saveAllViewStates() {
-    lock.lock()
-    defer { lock.unlock() }
-    saveViewStates(all: true)
-  }
-
   /// Saves the view state of the changed file outlines (every file outline with `all`).
-  /// - Important: call with `lock` held.
-  func saveViewStates(all: Bool) {
+  public func saveViewStates(all: Bool) {
     guard let viewStates else { return }
     for doc in documents.values where all || doc.viewStateDirty {
       if let saved = doc.savedViewState { viewStates.save(saved) }
@@ -238,8 +197,9 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
 
   // MARK: Shared helpers
 
-  func document(_ p: Params) throws(ResponseError) -> OpenDocument {
-    let uri = try p.string("uri")
+  /// The open outline `uri` names.
+  /// - Throws: `-32010 UnknownOutline`.
+  func document(_ uri: String) throws(ResponseError) -> OpenDocument {
     guard let doc = documents[uri] else {
       throw ResponseError(code: .unknownOutline, message: "no open outline has uri \"\(uri)\"")
     }

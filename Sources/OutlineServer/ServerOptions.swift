@@ -13,6 +13,8 @@ public struct ServerOptions: Sendable {
   public var logLevel: Logger.Level = .warn
   /// `--state-dir DIR`: where view state is saved; `nil` saves none.
   public var stateDirectory: String? = ViewStateStore.defaultDirectory()
+  /// `--clientProcessId N`: the server exits (status 1) when process N is gone.
+  public var clientProcessID: Int32? = nil
 
   /// The defaults of `outline-server` without options.
   public init() {}

@@ -1,8 +1,9 @@
 import Foundation
 import JSONRPC
 
-/// The view state of one file as saved between sessions (PROTOCOL §6).
-struct SavedViewState: Codable, Equatable {
+/// The view state of one file as saved between sessions (PROTOCOL §6): the
+/// record `{collapsed, expanded, focus?, path, scrollTop?}`.
+struct SavedViewState: Equatable, JSONWritable {
   /// The file's real path (symbolic links resolved), the key of the record.
   var path: String
   /// Groups the user had open, and those the user had closed: groups in
@@ -11,6 +12,49 @@ struct SavedViewState: Codable, Equatable {
   var collapsed: [String]
   var focus: String?
   var scrollTop: Double?
+
+  /// The record, members in name order.
+  func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("collapsed", collapsed)
+      json.member("expanded", expanded)
+      json.member("focus", ifPresent: focus)
+      json.member("path", path)
+      json.member("scrollTop", ifPresent: scrollTop)
+    }
+  }
+
+  /// Reads a record.
+  /// - Throws: a reason in words when `value` is not one.
+  init(_ value: JSONValue) throws(RecordError) {
+    func ids(_ key: String) throws(RecordError) -> [String] {
+      guard case .array(let list)? = value[key] else { throw RecordError("\"\(key)\" is not a list") }
+      var result: [String] = []
+      for case .string(let id) in list { result.append(id) }
+      guard result.count == list.count else { throw RecordError("\"\(key)\" holds something that is not an id") }
+      return result
+    }
+    guard case .string(let path)? = value["path"] else { throw RecordError("\"path\" is missing") }
+    self.path = path
+    expanded = try ids("expanded")
+    collapsed = try ids("collapsed")
+    focus = value["focus"]?.stringValue
+    scrollTop = value["scrollTop"]?.doubleValue
+  }
+
+  init(path: String, expanded: [String], collapsed: [String], focus: String?, scrollTop: Double?) {
+    self.path = path
+    self.expanded = expanded
+    self.collapsed = collapsed
+    self.focus = focus
+    self.scrollTop = scrollTop
+  }
+
+  /// Why a record cannot be read.
+  struct RecordError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
 }
 
 /// Saves and restores view state under `--state-dir` (default
@@ -57,9 +101,9 @@ struct ViewStateStore: Sendable {
   /// The saved state of `path`, or `nil` when there is none or it is unreadable (reported on stderr).
   func load(path: String) -> SavedViewState? {
     let url = recordURL(for: path)
-    guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    guard let bytes = try? RegularFile.read(url.path) else { return nil }
     do {
-      let saved = try JSONDecoder().decode(SavedViewState.self, from: data)
+      let saved = try SavedViewState(JSONValue.parse(bytes))
       guard saved.path == path else { return nil }
       return saved
     } catch {
@@ -68,34 +112,62 @@ struct ViewStateStore: Sendable {
     }
   }
 
-  /// Saves `state` atomically; failures are reported on stderr.
+  /// Saves `state` atomically (a temporary file renamed over the record);
+  /// a failure is reported on stderr with the path and the system's reason,
+  /// e.g. `cannot save the view state of /a/b.yaml: cannot create the
+  /// directory /x/state: Not a directory`.
   func save(_ state: SavedViewState) {
     let url = recordURL(for: state.path)
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      let data = try encoder.encode(state)
-      let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-      try data.write(to: temp)
-      guard rename(temp.path, url.path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        try? FileManager.default.removeItem(at: temp)
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+    var json = JSONWriter()
+    state.write(to: &json)
+    let data = json.bytes
+    do throws(StateFileError) {
+      try Self.makeDirectories(directory.path)
+      let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+      try Self.writeFile(data, to: temp)
+      guard rename(temp, url.path) == 0 else {
+        let error = StateFileError(doing: "cannot rename \(temp) to \(url.path)")
+        unlink(temp)
+        throw error
       }
     } catch {
-      log.warn("cannot save the view state of \(state.path) in \(directory.path): \(Self.describe(error))")
+      log.warn("cannot save the view state of \(state.path): \(error.description)")
     }
   }
 
-  /// A one-line reason: the system's words for the underlying `errno` when there is one.
-  static func describe(_ error: any Error) -> String {
-    let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(underlying.code)))
+  /// A failed system call on the state directory: what was tried, on which path, and `errno`'s words.
+  struct StateFileError: Error, CustomStringConvertible {
+    let description: String
+    /// `doing`, then the reason `errno` gives now.
+    init(doing: String) { description = "\(doing): \(String(cString: strerror(errno)))" }
+  }
+
+  /// `mkdir -p`: creates `path` and its missing parents (mode 0700: view state is private).
+  static func makeDirectories(_ path: String) throws(StateFileError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != path { try makeDirectories(parent) }
+    guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+      throw StateFileError(doing: "cannot create the directory \(path)")
     }
-    if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
-    if let reason = ns.userInfo[NSLocalizedDescriptionKey] as? String { return reason }
-    return "\(error)"
+  }
+
+  /// Writes `bytes` to a new file at `path` (replacing one that is there).
+  static func writeFile(_ bytes: [UInt8], to path: String) throws(StateFileError) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw StateFileError(doing: "cannot create \(path)") }
+    defer { close(fd) }
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        let error = StateFileError(doing: "cannot write \(path)")
+        unlink(path)
+        throw error
+      }
+      offset += n
+    }
   }
 }

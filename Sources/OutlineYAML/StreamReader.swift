@@ -332,7 +332,7 @@ struct StreamReader {
   private mutating func integer(_ h: Head, _ field: String, minimum: Int) throws(BuildStop) -> Int? {
     if h.isEmpty { return nil }
     if h.event.kind == .scalar, h.event.plain, case .int(let v) = CoreScalar(plain: h.event.bytes),
-      v >= minimum, v <= Int32.max
+      LayoutField.accepts(v, minimum: minimum)
     {
       return Int(v)
     }
@@ -355,6 +355,8 @@ struct StreamReader {
 
   // MARK: Layout
 
+  /// A file's `layout:`, read through the table of ``LayoutField/all`` that
+  /// the server reads `setLayout` through too.
   private mutating func layout(_ h: Head) throws(BuildStop) -> LayoutOverrides {
     var l = LayoutOverrides()
     if h.isAbsentCollection { return l }
@@ -363,39 +365,97 @@ struct StreamReader {
       return l
     }
     try forEachField(h, LayoutKey.self) { reader, key, value throws(BuildStop) in
-      let name = key.rawValue
-      switch key {
-      case .unit: l.unit = try reader.enumeration(value, name, LayoutUnit.self)
-      case .width: l.width = try reader.number(value, name, minimum: 0, strict: true)
-      case .narrowWidth: l.narrowWidth = try reader.number(value, name, minimum: 0)
-      case .wideWidth: l.wideWidth = try reader.number(value, name, minimum: 0)
-      case .lineHeight: l.lineHeight = try reader.number(value, name, minimum: 0)
-      case .headerHeight: l.headerHeight = try reader.height(value, name)
-      case .rowHeight: l.rowHeight = try reader.height(value, name)
-      case .indent: l.indent = try reader.number(value, name, minimum: 0)
-      case .maxLines: l.maxLines = try reader.integer(value, name, minimum: 1)
-      case .tabSize: l.tabSize = try reader.integer(value, name, minimum: 1)
-      case .padding: try reader.padding(value, into: &l)
-      }
+      try reader.layoutField(key.field, value, into: &l)
     }
     return l
   }
 
-  private mutating func padding(_ h: Head, into l: inout LayoutOverrides) throws(BuildStop) {
-    if h.isAbsentCollection { return }
-    guard h.event.kind == .mappingStart else {
-      try mismatch(h, "\"padding\" must be a mapping")
-      return
+  /// One field of a layout, by its kind.
+  private mutating func layoutField(_ field: LayoutField, _ value: Head, into l: inout LayoutOverrides)
+    throws(BuildStop)
+  {
+    let name = field.name
+    switch field.kind {
+    case .unit: l.unit = try enumeration(value, name, LayoutUnit.self)
+    case .length(let path, let minimum, let strict):
+      l[keyPath: path] = try number(value, name, minimum: minimum, strict: strict)
+    case .integer(let path, let minimum): l[keyPath: path] = try integer(value, name, minimum: minimum)
+    case .height(let path): l[keyPath: path] = try height(value, name)
+    case .fields:
+      if value.isAbsentCollection { return }
+      guard value.event.kind == .mappingStart else {
+        try mismatch(value, "\"\(name)\" must be a mapping")
+        return
+      }
+      try forEachField(value, PaddingKey.self) { reader, key, value throws(BuildStop) in
+        try reader.layoutField(key.field, value, into: &l)
+      }
+    case .font: l.font = try font(value)
     }
-    try forEachField(h, PaddingKey.self) { reader, key, value throws(BuildStop) in
-      let v = try reader.number(value, key.rawValue, minimum: 0)
+  }
+
+  /// `layout.font`: `{family: [string], size, weight?, style?}` (PROTOCOL
+  /// §10). A font without a family list or a size is diagnosed at its mapping
+  /// and left out, as are values out of bounds (``FontDescription``).
+  private mutating func font(_ h: Head) throws(BuildStop) -> FontDescription? {
+    if h.isAbsentCollection { return nil }
+    guard h.event.kind == .mappingStart else {
+      try mismatch(h, "\"font\" must be a mapping")
+      return nil
+    }
+    var families: [String]? = nil
+    var size: Double? = nil
+    var weight = 400
+    var style = FontStyle.normal
+    var valid = true
+    var familyGiven = false
+    var token = h.event.range
+    try forEachField(h, FontKey.self, start: { _, t in token = t }) { reader, key, value throws(BuildStop) in
       switch key {
-      case .top: l.paddingTop = v
-      case .bottom: l.paddingBottom = v
-      case .left: l.paddingLeft = v
-      case .right: l.paddingRight = v
+      case .family:
+        familyGiven = !value.isEmpty
+        var names: [String] = []
+        try reader.items(value, "family") { reader, item, _ throws(BuildStop) in
+          if let name = try reader.string(item, "family"), name.contains(where: { !$0.isWhitespace }) {
+            names.append(name)
+          } else if !item.isEmpty || item.event.kind == .scalar {
+            valid = false
+            reader.report(item.event.id, item.event.range, "type", "a family must be a non-empty string")
+          }
+        }
+        families = names
+      case .size:
+        if let v = reader.number(value), FontDescription.acceptsSize(v) {
+          size = v
+        } else {
+          valid = false
+          try reader.mismatch(
+            value, "\"size\" must be a number greater than 0 and <= \(reader.format(LayoutLimits.maxFontSize))")
+        }
+      case .weight:
+        if value.event.kind == .scalar, value.event.plain, case .int(let v) = CoreScalar(plain: value.event.bytes),
+          FontDescription.weights.contains(Int(clamping: v))
+        {
+          weight = Int(v)
+        } else {
+          valid = false
+          try reader.mismatch(value, "\"weight\" must be an integer from 100 to 900")
+        }
+      case .style:
+        if let s = try reader.enumeration(value, "style", FontStyle.self) { style = s } else { valid = false }
       }
     }
+    guard let families, !families.isEmpty else {
+      if !familyGiven || valid {
+        report(h.event.id, token, "missing-font-family", "\"font\" has no \"family\" (a sequence of family names)")
+      }
+      return nil
+    }
+    guard let size else {
+      if valid { report(h.event.id, token, "missing-font-size", "\"font\" has no \"size\"") }
+      return nil
+    }
+    return valid ? FontDescription(families: families, size: size, weight: weight, style: style) : nil
   }
 
   // MARK: Data
@@ -554,13 +614,35 @@ private enum RowKey: String, CaseIterable, FieldKey {
   static let table = makeTable()
 }
 
-private enum LayoutKey: String, CaseIterable, FieldKey {
-  case unit, width, narrowWidth, wideWidth, lineHeight, headerHeight, rowHeight, indent, padding, maxLines, tabSize
+/// The keys of `layout:`: the fields of ``LayoutField/all``.
+private struct LayoutKey: FieldKey {
+  let field: LayoutField
+  var rawValue: String { field.name }
+  init?(rawValue: String) {
+    guard let field = LayoutField.all.first(where: { $0.name == rawValue }) else { return nil }
+    self.field = field
+  }
+  init(_ field: LayoutField) { self.field = field }
+  static let allCases = LayoutField.all.map(LayoutKey.init)
   static let table = makeTable()
 }
 
-private enum PaddingKey: String, CaseIterable, FieldKey {
-  case top, bottom, left, right
+/// The keys of `padding:`: the fields of ``LayoutField/padding``.
+/// The keys of `font:` (PROTOCOL §10).
+private enum FontKey: String, CaseIterable, FieldKey {
+  case family, size, weight, style
+  static let table = makeTable()
+}
+
+private struct PaddingKey: FieldKey {
+  let field: LayoutField
+  var rawValue: String { field.name }
+  init?(rawValue: String) {
+    guard let field = LayoutField.padding.first(where: { $0.name == rawValue }) else { return nil }
+    self.field = field
+  }
+  init(_ field: LayoutField) { self.field = field }
+  static let allCases = LayoutField.padding.map(PaddingKey.init)
   static let table = makeTable()
 }
 

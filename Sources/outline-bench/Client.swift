@@ -132,6 +132,21 @@ final class LSPClient: @unchecked Sendable {
     return readResponse().map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// Reads and drops the server's output until it closes (the process ended).
+  func readUntilEnd() {
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return }
+    }
+  }
+
+  /// Closes the server's stdin, without waiting.
+  func closeInput() {
+    _ = try? pipes[0].fileHandleForWriting.close()
+  }
+
   func close() {
     _ = try? pipes[0].fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(2)

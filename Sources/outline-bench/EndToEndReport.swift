@@ -99,10 +99,12 @@ enum EndToEndReport {
     let cost = JSONCost.measure(quick: options.quick)
     let bound = 1e9 / max(cost.decodeRequest, cost.encodeToggle)
     t.notes.append(
-      "In process, Foundation's JSON alone (median): decoding a toggleSection request \(fmtTime(cost.decodeRequest)), "
-        + "encoding its answer \(fmtTime(cost.encodeToggle)), encoding a 100-row visibleRows answer "
-        + "\(fmtTime(cost.encodeRows)). The reader thread decodes while the worker handles and encodes, so "
-        + "toggleSection cannot pass ≈ \(String(format: "%.0f", bound)) req/s and visibleRows "
+      "In process, JSON alone (median): decoding a toggleSection request \(fmtTime(cost.decodeRequest)) "
+        + "(JSONDecoder), writing its answer \(fmtTime(cost.encodeToggle)) (JSONWriter; JSONEncoder "
+        + "\(fmtTime(cost.encodeToggleFoundation))), writing a 100-row visibleRows answer "
+        + "\(fmtTime(cost.encodeRows)) (JSONWriter over JSONValue; over typed rows \(fmtTime(cost.encodeRowsTyped)); "
+        + "JSONEncoder \(fmtTime(cost.encodeRowsFoundation))). The reader thread decodes while the worker handles "
+        + "and encodes, so toggleSection cannot pass ≈ \(String(format: "%.0f", bound)) req/s and visibleRows "
         + "≈ \(String(format: "%.0f", 1e9 / cost.encodeRows)) req/s, whatever the engine does.")
     return t
   }

@@ -162,6 +162,31 @@ enum OpenBench {
           String(format: "%.2f", rss / Double(size)),
         ])
       }
+      // Ending without shutdown while the open runs: the open is cancelled,
+      // so the process ends at once instead of after the open.
+      let ends: [(String, Bool)] = [
+        ("outline-server: exit without shutdown 0.3 s into the open, until stdout closes", true),
+        ("outline-server: end of input without shutdown 0.3 s into the open, until stdout closes", false),
+      ]
+      for (label, byExit) in ends {
+        var times: [Double] = []
+        for _ in 0..<reps {
+          guard let c = try? LSPClient(executable: server, arguments: ["--state-dir", paths.temp + "/state"]) else {
+            break
+          }
+          c.call(Wire.initialize)
+          c.send(Wire.initialized)
+          c.send(#"{"jsonrpc":"2.0","id":1,"method":"openOutline","params":{"uri":"file://\#(file)"}}"#)
+          usleep(300_000)
+          let t0 = nowNanos()
+          if byExit { c.send(#"{"jsonrpc":"2.0","method":"exit"}"#) } else { c.closeInput() }
+          // The process has ended when its stdout does (Process's own wait polls too coarsely).
+          c.readUntilEnd()
+          times.append(Double(nowNanos() - t0))
+          c.close()
+        }
+        t.rows.append([label, fmtTime(median(times)), "", "", "", ""])
+      }
     } else {
       t.rows.append(["outline-server: not built (swift build -c release)"])
     }

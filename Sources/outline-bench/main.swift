@@ -116,6 +116,9 @@ if options.sections.contains("json") {
   // Alone, for instruction counts: outline-bench --only json --quick under callgrind.
   let cost = JSONCost.measure(quick: options.quick)
   print(
-    "JSON in process: decode a request \(fmtTime(cost.decodeRequest)), encode a toggle answer "
-      + "\(fmtTime(cost.encodeToggle)), encode 100 rows \(fmtTime(cost.encodeRows))")
+    "JSON in process: decode a request \(fmtTime(cost.decodeRequest)); encode a toggle answer: "
+      + "JSONEncoder \(fmtTime(cost.encodeToggleFoundation)), JSONWriter \(fmtTime(cost.encodeToggle)); "
+      + "encode 100 rows: JSONEncoder \(fmtTime(cost.encodeRowsFoundation)), "
+      + "JSONWriter over JSONValue \(fmtTime(cost.encodeRows)), JSONWriter over typed rows "
+      + "\(fmtTime(cost.encodeRowsTyped))")
 }

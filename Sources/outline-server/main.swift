@@ -7,8 +7,8 @@ do {
     print(Command.usage, terminator: "")
   case .version:
     print("\(ServerInfo.name) \(ServerInfo.version)")
-  case .render(let file, let width, let expand):
-    let output = RenderCommand.run(file: file, width: width, expand: expand)
+  case .render(let file, let width, let expand, let font):
+    let output = RenderCommand.run(file: file, width: width, expand: expand, font: font)
     FileHandle.standardOutput.write(Data(output.stdout.utf8))
     FileHandle.standardError.write(Data(output.stderr.utf8))
     exit(output.status)

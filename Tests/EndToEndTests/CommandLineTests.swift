@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineTestSupport
 import Testing
 
 /// The command line: `--help`, `--version`, usage errors and `render`.

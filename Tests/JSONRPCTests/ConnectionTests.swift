@@ -3,22 +3,40 @@ import JSONRPC
 import Synchronization
 import Testing
 
-/// Records what it handles; `block` makes `block`-method requests wait until released.
+/// Records what it handles; `block` makes `block`-method requests wait until released;
+/// `spin` runs until its request is cancelled (a minute at most), as a long open does.
 final class RecordingHandler: MessageHandler {
   let seen = Mutex<[String]>([])
   let started = DispatchSemaphore(value: 0)
   let release = DispatchSemaphore(value: 0)
+  /// Set when a `spin` request saw its cancellation.
+  let spinCancelled = Mutex(false)
+  /// Set when a `block` request was released.
+  let blockFinished = Mutex(false)
+  var blockDone: Bool { blockFinished.withLock { $0 } }
 
-  func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+  func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
     seen.withLock { $0.append(message.method) }
     switch message.method {
     case "echo":
-      return message.params ?? .null
+      return message.params ?? JSONValue.null
     case "block":
       started.signal()
       release.wait()
+      blockFinished.withLock { $0 = true }
       if message.cancellation.isCancelled { throw .cancelled }
-      return "unblocked"
+      return JSONValue.string("unblocked")
+    case "spin":
+      started.signal()
+      let deadline = Date(timeIntervalSinceNow: 60)
+      while Date() < deadline {
+        if message.cancellation.isCancelled {
+          spinCancelled.withLock { $0 = true }
+          throw .cancelled
+        }
+        usleep(1000)
+      }
+      return JSONValue.string("never cancelled")
     case "fail":
       throw ResponseError(code: .invalidParams, message: "missing field \"x\"")
     default:
@@ -35,14 +53,18 @@ final class PipeHarness: Sendable {
   let end = Mutex<RunEnd?>(nil)
   let finished = DispatchSemaphore(value: 0)
 
-  init(framing: Framing = .lsp, maxMessageBytes: Int = 1 << 20, handler: some MessageHandler) {
+  init(
+    framing: Framing = .lsp, maxMessageBytes: Int = 1 << 20, ending: Connection.Ending = .drain,
+    handler: some MessageHandler
+  ) {
     var input: [Int32] = [0, 0]
     var output: [Int32] = [0, 0]
     precondition(pipe(&input) == 0 && pipe(&output) == 0)
     toServer = input[1]
     fromServer = output[0]
     connection = Connection(
-      input: input[0], output: output[1], framing: framing, maxMessageBytes: maxMessageBytes, log: .silent)
+      input: input[0], output: output[1], framing: framing, maxMessageBytes: maxMessageBytes, log: .silent,
+      ending: ending)
     let serverIn = input[0]
     let serverOut = output[1]
     Thread { [self] in
@@ -100,6 +122,89 @@ struct ConnectionTests {
         == json(
           #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" is a fraction"}}"#))
     #expect(handler.seen.withLock { $0 } == ["echo", "note", "echo", "fail", "nope"])
+  }
+
+  @Test func underLSPLifecycleAnExitWithoutShutdownStopsTheRequestUnderWayAndWritesNothing() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(ending: .lspLifecycle, handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"spin"}"#]))
+    handler.started.wait()
+    harness.send(
+      lspFrames([
+        #"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#, #"{"jsonrpc":"2.0","method":"exit"}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"echo","params":[3]}"#,
+      ]))
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    #expect(out.isEmpty, "\(String(decoding: out, as: UTF8.self))")
+    #expect(handler.spinCancelled.withLock { $0 })
+    // The queued echo was cancelled before it ran; nothing after the exit was read.
+    #expect(handler.seen.withLock { $0 } == ["spin", "exit"])
+  }
+
+  @Test func underLSPLifecycleTheEndOfInputWithoutShutdownStopsTheRequestUnderWay() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(ending: .lspLifecycle, handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"spin"}"#]))
+    handler.started.wait()
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    #expect(out.isEmpty)
+    #expect(handler.spinCancelled.withLock { $0 })
+  }
+
+  @Test func underLSPLifecycleShutdownThenExitAnswersEverythingBeforeThem() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(ending: .lspLifecycle, handler: handler)
+    harness.send(
+      lspFrames([
+        #"{"jsonrpc":"2.0","id":1,"method":"block"}"#, #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#,
+        #"{"jsonrpc":"2.0","method":"exit"}"#,
+      ]))
+    handler.started.wait()
+    handler.release.signal()
+    let (out, _) = harness.finish()
+    let replies = parseLSPOutput(out)
+    #expect(replies.map { $0["id"] } == [1, 2])
+    #expect(replies.first?["result"] == "unblocked")
+  }
+
+  @Test func byDefaultTheEndOfInputAnswersEverythingRead() {
+    let handler = RecordingHandler()
+    let harness = PipeHarness(handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#, #"{"jsonrpc":"2.0","method":"exit"}"#]))
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#]))
+    handler.started.wait()
+    handler.release.signal()
+    let (out, _) = harness.finish()
+    #expect(parseLSPOutput(out).map { $0["id"] } == [1, 2])
+  }
+
+  @Test func aJobRunsOnTheWorkerAfterTheRequestUnderWaySoItsMessagesFollowThatReply() {
+    // A file watcher or a timer hands its work to the worker: what the job sends must
+    // leave after the reply of the request that was running when it was handed over.
+    let handler = RecordingHandler()
+    let harness = PipeHarness(handler: handler)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#]))
+    handler.started.wait()
+    let connection = harness.connection
+    let ranDuringTheRequest = Mutex<Bool?>(nil)
+    let jobRan = DispatchSemaphore(value: 0)
+    connection.perform {
+      // The request under way has finished by the time the job runs.
+      ranDuringTheRequest.withLock { $0 = handler.seen.withLock { $0 }.count == 1 && !handler.blockDone }
+      connection.sendNotification(method: "fromJob", params: nil)
+      jobRan.signal()
+    }
+    // A job run beside the worker would run now; one run on it cannot before the release.
+    let ranEarly = jobRan.wait(timeout: .now() + 1) == .success
+    handler.release.signal()
+    if !ranEarly { jobRan.wait() }
+    #expect(ranDuringTheRequest.withLock { $0 } == false)
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#]))
+    let (out, _) = harness.finish()
+    let messages = parseLSPOutput(out)
+    #expect(messages.map { $0["id"] ?? $0["method"] } == [1, "fromJob", 2])
   }
 
   @Test func batchIsAnsweredWithOneArrayInInputOrder() {
@@ -214,7 +319,7 @@ struct ConnectionTests {
   @Test func flushFromTheWorkerDoesNotDeadlock() {
     final class FlushingHandler: MessageHandler {
       let connection = Mutex<Connection?>(nil)
-      func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+      func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
         let connection = connection.withLock { $0 }
         connection?.sendNotification(method: "before", params: nil)
         connection?.flush()
@@ -227,5 +332,54 @@ struct ConnectionTests {
     harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"x"}"#]))
     let (out, _) = harness.finish()
     #expect(parseLSPOutput(out).map { $0["method"] ?? $0["result"] } == ["before", true])
+  }
+}
+
+/// Answers `toggle` with a typed result and `note` with a typed notification first.
+final class TypedHandler: MessageHandler {
+  let connection = Mutex<Connection?>(nil)
+
+  func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable {
+    switch message.method {
+    case "toggle":
+      return SectionToggled(version: 2, id: "g1", expanded: false, updatedGroups: ["g1"], scrollTop: nil)
+    case "note":
+      let connection = connection.withLock { $0 }
+      connection?.sendNotification(
+        method: "outlineChanged",
+        params: SectionToggled(version: 3, id: "g2", expanded: true, updatedGroups: [], scrollTop: 0.5))
+      return JSONValue.null
+    default:
+      throw .methodNotFound(message.method)
+    }
+  }
+}
+
+extension ConnectionTests {
+  @Test(arguments: Framing.allCases)
+  func typedResultsAndNotificationsAreWrittenByTheWriter(framing: Framing) {
+    let handler = TypedHandler()
+    let harness = PipeHarness(framing: framing, handler: handler)
+    handler.connection.withLock { $0 = harness.connection }
+    let requests = [
+      #"{"jsonrpc":"2.0","id":1,"method":"toggle"}"#,
+      #"{"jsonrpc":"2.0","method":"note"}"#,
+      #"[{"jsonrpc":"2.0","id":2,"method":"toggle"},{"jsonrpc":"2.0","id":3,"method":"nope"}]"#,
+    ]
+    harness.send(framing == .lsp ? lspFrames(requests) : Array(requests.joined(separator: "\n").utf8 + [10]))
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    let text = String(decoding: out, as: UTF8.self)
+    let toggled = #"{"version":2,"id":"g1","expanded":false,"updatedGroups":["g1"]}"#
+    let messages = [
+      #"{"id":1,"jsonrpc":"2.0","result":\#(toggled)}"#,
+      #"{"jsonrpc":"2.0","method":"outlineChanged","params":{"version":3,"id":"g2","expanded":true,"updatedGroups":[],"scrollTop":0.5}}"#,
+      #"[{"id":2,"jsonrpc":"2.0","result":\#(toggled)},{"error":{"code":-32601,"message":"method not found: nope"},"id":3,"jsonrpc":"2.0"}]"#,
+    ]
+    let expected =
+      framing == .lsp
+      ? messages.map { "Content-Length: \($0.utf8.count)\r\n\r\n\($0)" }.joined()
+      : messages.map { $0 + "\n" }.joined()
+    #expect(text == expected)
   }
 }

@@ -115,6 +115,140 @@ import Testing
   }
 }
 
+extension FilterTests {
+  /// Friends holds a subgroup "Old friends"; Family holds "Cousins"; the
+  /// title "family" occurs in the group Family and in the row "Family
+  /// doctor" inside Friends.
+  func nested(policy: ExpansionPolicy? = nil) -> OutlineState {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group(
+        "Friends", id: "friends",
+        groups: [Fixtures.group("Old friends", id: "old", rows: [Fixtures.row("Zed", id: "zed")])],
+        rows: [Fixtures.row("Alice", id: "alice"), Fixtures.row("Family doctor", id: "doctor")]),
+      Fixtures.group(
+        "Family", id: "family",
+        groups: [Fixtures.group("Cousins", id: "cousins", rows: [Fixtures.row("Dan", id: "dan")])],
+        rows: [Fixtures.row("Mum", id: "mum", detail: "family chat")]),
+      Fixtures.group("Work", id: "work", rows: [Fixtures.row("Boss", id: "boss")]),
+    ])
+    return OutlineState(outline: Outline(document: doc), policy: policy)
+  }
+
+  /// What the filter shows, from PROTOCOL §6 alone: items whose own text
+  /// contains the folded query, every item of a matching group's subtree,
+  /// and the ancestors of all of those, in document order.
+  func shownByDefinition(_ s: OutlineState, _ query: String) -> [String] {
+    let q = CaseFolding.fold(query)
+    let items = s.outline.items
+    func own(_ i: OutlineItem) -> Bool {
+      CaseFolding.fold(i.title).contains(q) || (!i.isGroup && CaseFolding.fold(i.detail ?? "").contains(q))
+    }
+    var shown = Set<Int>()
+    for p in items.indices where own(items[p]) {
+      for q in p..<items[p].end { shown.insert(q) }
+      var a = items[p].parent
+      while let x = a {
+        shown.insert(x)
+        a = items[x].parent
+      }
+    }
+    return items.indices.filter { shown.contains($0) }.map { items[$0].id }
+  }
+
+  @Test func aGroupTitleMatchShowsItsWholeSubtreeExpanded() {
+    var s = nested()
+    let before = referenceVisibleList(s)
+    let (r, matches) = s.filter("FAMILY")
+    #expect(ids(s) == ["friends", "doctor", "family", "cousins", "dan", "mum"])
+    #expect(ids(s) == shownByDefinition(s, "FAMILY"))
+    for id in ["friends", "family", "cousins"] { #expect(s.isExpanded(s.outline.position(of: id)!)) }
+    #expect(replay(r.changes, on: before, new: referenceFilteredList(s)) == referenceFilteredList(s))
+    // The rows and groups whose own text matched, in visible order; Dan is
+    // shown only because Family matched, so he is not listed.
+    #expect(matches.map { s.outline.id(at: $0.position) } == ["doctor", "family", "mum"])
+    #expect(matches.map(\.index) == [1, 2, 5])
+    let family = matches[1]
+    #expect(family.titleRanges.map { String(s.outline.title(at: family.position)[$0]) } == ["Family"])
+    #expect(family.detailRanges.isEmpty)
+    #expect(matches[2].titleRanges.isEmpty && matches[2].detailRanges.count == 1)
+    #expect(s.isLastChild(s.outline.position(of: "doctor")!))
+    #expect(s.isLastChild(s.outline.position(of: "family")!))
+  }
+
+  @Test func aMatchingGroupInsideAMatchingGroupIsListedOnce() {
+    var s = nested()
+    let (_, matches) = s.filter("friends")
+    #expect(ids(s) == ["friends", "old", "zed", "alice", "doctor"])
+    #expect(matches.map { s.outline.id(at: $0.position) } == ["friends", "old"])
+  }
+
+  @Test func groupMatchesAgreeWithTheDefinitionOnGeneratedOutlines() {
+    let doc = Fixtures.generated(groups: 40, rowsPerGroup: 5)
+    for query in ["Group 1", "sub", "r3", "3", "s9r", "group"] {
+      var s = OutlineState(outline: Outline(document: doc))
+      _ = s.filter(query)
+      #expect(ids(s) == shownByDefinition(s, query), "\(query)")
+    }
+  }
+}
+
+extension FilterTests {
+  // While filtered, toggles, navigate keys and expandSiblings act only on
+  // the groups shown (PROTOCOL §8).
+
+  @Test func underSingleOpeningAShownGroupClosesOnlyItsShownSiblings() throws {
+    var s = nested(policy: .single)
+    let work = s.outline.position(of: "work")!
+    _ = try s.toggle(work)
+    _ = s.filter("family")
+    #expect(!s.isVisible(work) && s.isExpanded(work))
+    let friends = s.outline.position(of: "friends")!
+    _ = try s.toggle(friends, expanded: false)
+    let r = try s.toggle(friends, expanded: true)
+    #expect(r.updatedGroups == ["family", "friends"])
+    #expect(!s.isExpanded(s.outline.position(of: "family")!))
+    // Work is hidden by the filter: it keeps its state.
+    #expect(s.isExpanded(work))
+  }
+
+  @Test func expandingAShownOpenGroupChangesNothing() throws {
+    var s = nested()
+    _ = s.filter("family")
+    let version = s.version
+    let r = try s.toggle(s.outline.position(of: "family")!, expanded: true)
+    #expect(r.changes.isEmpty && r.updatedGroups.isEmpty)
+    #expect(s.version == version)
+  }
+
+  @Test func expandSiblingsOpensOnlyTheShownSiblings() throws {
+    var s = nested()
+    _ = s.filter("family")
+    let friends = s.outline.position(of: "friends")!
+    let family = s.outline.position(of: "family")!
+    _ = try s.toggle(friends, expanded: false)
+    _ = try s.toggle(family, expanded: false)
+    let r = try s.navigate(from: family, key: .expandSiblings)
+    #expect(r.expansion?.updatedGroups == ["friends", "family"])
+    #expect(!s.isExpanded(s.outline.position(of: "work")!))
+    #expect(ids(s) == ["friends", "doctor", "family", "cousins", "dan", "mum"])
+  }
+
+  @Test func navigateKeysActOnTheShownGroups() throws {
+    var s = nested()
+    _ = s.filter("family")
+    let family = s.outline.position(of: "family")!
+    let left = try s.navigate(from: family, key: .left)
+    #expect(left.toggled == family && !s.isExpanded(family))
+    #expect(ids(s) == ["friends", "doctor", "family"])
+    let right = try s.navigate(from: family, key: .right)
+    #expect(right.toggled == family)
+    #expect(ids(s) == ["friends", "doctor", "family", "cousins", "dan", "mum"])
+    // Clearing the filter forgets what was toggled while filtered.
+    _ = s.filter("")
+    #expect(s.expandedIDs.isEmpty)
+  }
+}
+
 /// The filtered list the slow way: shown items whose ancestors are all expanded.
 func referenceFilteredList(_ s: OutlineState) -> [Int] {
   (0..<s.outline.count).filter { s.isVisible($0) }

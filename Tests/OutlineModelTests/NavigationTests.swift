@@ -92,4 +92,44 @@ import Testing
     _ = single.setViewState(expanded: ["work", "friends"], focus: nil, scrollTop: nil)
     #expect(single.expandedIDs == ["friends"])
   }
+
+  @Test func aKeyFromAHiddenItemNamesTheGroupItToggled() throws {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group("P", id: "p", groups: [Fixtures.group("P2", id: "p2", rows: [Fixtures.row("x")])])
+    ])
+    var s = OutlineState(outline: Outline(document: doc))
+    let p = s.outline.position(of: "p")!
+    let r = try s.navigate(from: s.outline.position(of: "p2")!, key: .right)
+    #expect(r.toggled == p)
+    #expect(r.expansion?.updatedGroups == ["p"])
+    #expect(s.isExpanded(p))
+    #expect(id(s, r) == "p")
+  }
+
+  @Test func setViewStateThatTurnsOnlyAnArrowAddsOneToTheVersion() {
+    // Empty groups: opening or closing one moves no row, but its header changes.
+    let doc = OutlineDocument(
+      expansion: .single,
+      groups: [Fixtures.group("bravo", id: "g1", expanded: true), Fixtures.group("delta", id: "g4")])
+    var s = OutlineState(outline: Outline(document: doc))
+    #expect(s.version == 1)
+    let r1 = s.setViewState(expanded: [], focus: nil, scrollTop: nil)
+    #expect(r1.changes.isEmpty && r1.updatedGroups == ["g1"])
+    #expect(s.version == 2)
+    let r2 = s.setViewState(expanded: ["g4"], focus: "g4", scrollTop: nil)
+    #expect(r2.updatedGroups == ["g4"])
+    #expect(s.version == 3)
+    // The same set again changes nothing.
+    _ = s.setViewState(expanded: ["g4"], focus: nil, scrollTop: nil)
+    #expect(s.version == 3)
+  }
+
+  @Test func setViewStateOfAHiddenGroupKeepsTheVersion() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group("A", id: "a", groups: [Fixtures.group("Inner", id: "inner")])
+    ])
+    var s = OutlineState(outline: Outline(document: doc))
+    _ = s.setViewState(expanded: ["inner"], focus: nil, scrollTop: nil)
+    #expect(s.version == 1)
+  }
 }

@@ -228,6 +228,38 @@ import Testing
     #expect(s.version == 4)
   }
 
+  @Test func aNewTextThatChangesNothingShownKeepsTheVersion() throws {
+    // Friends, Family and Work all closed: only their headers are shown.
+    var s = state()
+    #expect(s.total == 3)
+    var doc = Fixtures.contacts
+    // `expanded: true` on a group the user keeps closed: the user's state is shown.
+    doc.groups[0].expanded = true
+    #expect(s.replace(with: Outline(document: doc)).isEmpty)
+    #expect(s.version == 1)
+    #expect(!s.isExpanded(s.outline.position(of: "friends")!))
+    // A row inside a closed group gets a new title.
+    doc.groups[0].rows[1].title = "Robert"
+    #expect(s.replace(with: Outline(document: doc)).isEmpty)
+    #expect(s.version == 1)
+    // A hidden row that stops being active changes its group's header (2/3 → 1/3).
+    doc.groups[0].rows[0].active = false
+    #expect(
+      s.replace(with: Outline(document: doc)) == [
+        .init(.delete, start: 0, count: 1), .init(.insert, start: 0, count: 1),
+      ])
+    #expect(s.version == 2)
+  }
+
+  @Test func anItemWhoseIsLastChildTurnsIsChanged() throws {
+    // A new last group: Work, shown before it, stops being the last child.
+    var s = state()
+    var doc = Fixtures.contacts
+    doc.groups.append(Fixtures.group("Hobbies", id: "hobbies"))
+    let changes = s.replace(with: Outline(document: doc))
+    #expect(changes == [.init(.delete, start: 2, count: 1), .init(.insert, start: 2, count: 2)])
+  }
+
   @Test func randomOperationsMatchTheReferenceModel() throws {
     for policy in [ExpansionPolicy.multiple, .single] {
       var rng = SplitMix(seed: 7)

@@ -1,5 +1,6 @@
 import Foundation
 import OutlineModel
+import OutlineTestSupport
 import OutlineYAML
 import Testing
 
@@ -19,6 +20,14 @@ import Testing
       ]) == .serve(o))
   }
 
+  @Test func theArgumentsLSPClientsPassAreAccepted() throws {
+    var o = ServerOptions()
+    #expect(try Command.parse(["--stdio"]) == .serve(o))
+    o.clientProcessID = 4242
+    #expect(try Command.parse(["--stdio", "--clientProcessId", "4242"]) == .serve(o))
+    #expect(try Command.parse(["--clientProcessId=4242", "--stdio"]) == .serve(o))
+  }
+
   @Test func helpVersionAndRender() throws {
     #expect(try Command.parse(["--help"]) == .help)
     #expect(try Command.parse(["-h"]) == .help)
@@ -31,6 +40,42 @@ import Testing
       try Command.parse(["render", "-", "--expand", "a,b"]) == .render(file: "-", width: nil, expand: ["a", "b"]))
   }
 
+  @Test func renderInAFont() throws {
+    let font = FontDescription(families: ["Noto Sans", "Noto Sans CJK SC"], size: 14)
+    #expect(
+      try Command.parse([
+        "render", "f.yaml", "--font", "Noto Sans, Noto Sans CJK SC", "--size", "14", "--width", "120.5",
+      ])
+        == .render(file: "f.yaml", width: nil, expand: nil, font: RenderFont(font: font, width: 120.5)))
+    var bold = font
+    bold.weight = 700
+    bold.style = .italic
+    #expect(
+      try Command.parse([
+        "render", "f.yaml", "--font", "Noto Sans,Noto Sans CJK SC", "--size", "14", "--width", "300", "--weight",
+        "700", "--style", "italic", "--counts", "--expand", "all",
+      ]) == .render(file: "f.yaml", width: nil, expand: [], font: RenderFont(font: bold, width: 300, countsOnly: true)))
+  }
+
+  @Test(arguments: [
+    (["render", "f", "--font", "A", "--width", "10"], "--font needs --size"),
+    (["render", "f", "--font", "A", "--size", "14"], "--font needs --width"),
+    (["render", "f", "--font", ",", "--size", "14", "--width", "9"], "--font needs family names, got \",\""),
+    (["render", "f", "--font", "A", "--size", "0", "--width", "9"], "--size needs a positive number of px, got \"0\""),
+    (
+      ["render", "f", "--font", "A", "--size", "9", "--width", "9", "--weight", "50"],
+      "--weight needs an integer from 100 to 900, got \"50\""
+    ),
+    (
+      ["render", "f", "--font", "A", "--size", "9", "--width", "9", "--style", "bold"],
+      "--style must be normal or italic, got \"bold\""
+    ),
+    (["render", "f", "--counts"], "--size, --weight, --style and --counts need --font"),
+  ])
+  func renderFontUsageErrors(_ args: [String], _ message: String) {
+    #expect(throws: UsageError(message)) { try Command.parse(args) }
+  }
+
   @Test(arguments: [
     (["--nope"], "unknown argument --nope"),
     (["--framing"], "--framing needs a value"),
@@ -38,6 +83,9 @@ import Testing
     (["--log-level", "loud"], "--log-level must be error, warn, info or debug, got \"loud\""),
     (["render", "a", "b"], "render takes one FILE, got \"a\" and \"b\""),
     (["render", "--expand"], "--expand needs a value"),
+    (["--clientProcessId", "x"], "--clientProcessId needs a process id, got \"x\""),
+    (["--clientProcessId=0"], "--clientProcessId needs a process id, got \"0\""),
+    (["--clientProcessId"], "--clientProcessId needs a value"),
   ])
   func usageErrors(_ args: [String], _ message: String) {
     #expect(throws: UsageError(message)) { try Command.parse(args) }
@@ -144,6 +192,26 @@ import Testing
     #expect(
       DiagnosticFormatter(path: "e.yaml", text: SourceText([UInt8]())).format(d)
         == "e.yaml:6:1: error: the file is empty [empty]\n")
+  }
+}
+
+/// `render --font` prints each text's lines as the font layout makes them, or their count.
+@Suite struct RenderFontTests {
+  @Test func oneOutputLinePerLaidOutLine() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("render-font-\(UUID().uuidString).yaml")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let yaml =
+      "layout: {indent: 0}\ngroups:\n  - {id: g, title: Group, rows: [{id: r, title: aaaa bbbb cccc dddd, detail: \"x\\ty\"}]}\n"
+    try Data(yaml.utf8).write(to: file)
+    let font = RenderFont(font: FontDescription(families: ["Noto Sans"], size: 14), width: 100)
+    let lines = RenderCommand.run(file: file.path, width: nil, expand: [], font: font)
+    #expect(lines.status == 0)
+    #expect(lines.stdout == "g\ttitle\tGroup\nr\ttitle\taaaa bbbb cccc\nr\ttitle\tdddd\nr\tdetail\tx      y\n")
+    var counts = font
+    counts.countsOnly = true
+    #expect(
+      RenderCommand.run(file: file.path, width: nil, expand: [], font: counts).stdout
+        == "g\ttitle\t1\nr\ttitle\t2\nr\tdetail\t1\n")
   }
 }
 

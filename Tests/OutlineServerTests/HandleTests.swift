@@ -1,8 +1,19 @@
 import JSONRPC
 import OutlineModel
+import OutlineTestSupport
 import Testing
 
 @testable import OutlineServer
+
+extension OutlineServer {
+  /// The result of `message` as a value: written by the JSON writer, read back.
+  func handleForTest(_ message: IncomingMessage) throws(ResponseError) -> JSONValue {
+    let result = try result(for: message)
+    var json = JSONWriter()
+    result.write(to: &json)
+    return try! JSONValue.parse(json.bytes)
+  }
+}
 
 /// A server driven in-process, one message at a time.
 final class InProcess {
@@ -16,7 +27,7 @@ final class InProcess {
   func call(_ method: String, _ params: JSONValue? = nil) throws(ResponseError) -> JSONValue {
     let id = RequestID.int(nextID)
     nextID += 1
-    return try server.handle(IncomingMessage(method: method, params: params, id: id))
+    return try server.handleForTest(IncomingMessage(method: method, params: params, id: id))
   }
 
   /// The error a call must throw.
@@ -49,7 +60,7 @@ final class InProcess {
 
   @Test func aNotificationIsNeverAnsweredAndChangesNothing() throws {
     let s = InProcess()
-    let r = try s.server.handle(IncomingMessage(method: "shutdown", params: nil, id: nil))
+    let r = try s.server.handleForTest(IncomingMessage(method: "shutdown", params: nil, id: nil))
     #expect(r == .null)
     #expect(s.server.exitStatus == 1)
   }
@@ -61,7 +72,7 @@ final class InProcess {
     }
     let box = Box()
     let server = OutlineServer(exitProcess: { box.status = $0 })
-    _ = try server.handle(IncomingMessage(method: "exit", params: nil, id: nil))
+    _ = try server.handleForTest(IncomingMessage(method: "exit", params: nil, id: nil))
     #expect(box.status == 1)
   }
 
@@ -99,9 +110,9 @@ final class InProcess {
 }
 
 @Suite struct ParamsTests {
-  func message(_ params: JSONValue?, _ read: (Params) throws(ResponseError) -> Void) -> String? {
+  func message(_ params: JSONValue?, _ read: (ParamsReader) throws(ResponseError) -> Void) -> String? {
     do {
-      try read(try Params(params))
+      try read(try ParamsReader(params))
       return nil
     } catch {
       #expect(error.code == .invalidParams)
@@ -131,7 +142,7 @@ final class InProcess {
         == "\"watch\" must be true or false")
     #expect(
       message(["unit": "em"]) { p throws(ResponseError) in _ = try p.optionalEnum("unit", LayoutUnit.self) }
-        == "\"unit\" must be one of \"cell\", \"px\"")
+        == "\"unit\" must be one of \"cell\", \"px\", \"font\"")
     #expect(
       message(["viewport": ["top": 0]]) { p throws(ResponseError) in
         _ = try p.optionalObject("viewport")?.number("height")
@@ -144,12 +155,12 @@ final class InProcess {
   @Test func paramsMayBeAbsentOrNullButNotAnArray() {
     #expect(message(nil) { _ throws(ResponseError) in } == nil)
     #expect(message(.null) { _ throws(ResponseError) in } == nil)
-    #expect((try? Params(nil))?.object.isEmpty == true)
+    #expect((try? ParamsReader(nil))?.object.isEmpty == true)
     #expect(message(["x"]) { _ throws(ResponseError) in } == "params must be an object")
   }
 
   @Test func nullReadsAsAbsent() throws {
-    let p = try Params(["start": .null])
+    let p = try ParamsReader(["start": .null])
     #expect(try p.optionalInt("start") == nil)
   }
 }

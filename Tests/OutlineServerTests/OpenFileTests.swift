@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import OutlineModel
+import OutlineTestSupport
 import OutlineYAML
 import Testing
 
@@ -12,8 +13,7 @@ import Testing
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-\(UUID().uuidString).yaml").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     defer { unlink(path) }
-    let file = try OutlineServer.openRegularFile(path)
-    defer { close(file.descriptor) }
+    let file = try RegularFile(opening: path)
     #expect(file.size == text.utf8.count)
     var builder = DocumentBuilder()
     let diagnostics = try OutlineLoader.read(.file(descriptor: file.descriptor, size: file.size), into: &builder)
@@ -26,9 +26,9 @@ import Testing
       ("/dev/null", "not a regular file"), ("/tmp", "it is a directory"), ("/nowhere/x", "no such file"),
     ] {
       #expect {
-        _ = try OutlineServer.openRegularFile(path)
+        _ = try RegularFile(opening: path)
       } throws: { error in
-        (error as? ResponseError)?.message == "cannot read \(path): \(reason)"
+        (error as? RegularFile.ReadError)?.description == "cannot read \(path): \(reason)"
       }
     }
   }

@@ -126,13 +126,40 @@ import Testing
         padding: {top: "1"}
       """,
       [
-        #"1:8-1:10 error type: "unit" must be cell or px, found "em""#,
+        #"1:8-1:10 error type: "unit" must be cell, px or font, found "em""#,
         #"2:9-2:10 error type: "width" must be a number greater than 0 and <= 1000000, found "0""#,
         #"3:14-3:16 error type: "lineHeight" must be a number >= 0 and <= 1000000, found "-1""#,
         #"4:13-4:17 error type: "rowHeight" must be a number >= 0 or auto, found "tall""#,
         #"5:12-5:13 error type: "maxLines" must be an integer >= 1, found "0""#,
         #"6:11-6:14 error type: "tabSize" must be an integer >= 1, found "2.5""#,
         #"7:17-7:20 error type: "top" must be a number >= 0 and <= 1000000, found "1""#,
+      ])
+  }
+
+  @Test func layoutReadsAFont() throws {
+    let doc = try expectDocument(
+      "layout:\n  unit: font\n  lineHeight: 20\n  font:\n    family: [Noto Sans, Noto Sans CJK SC]\n"
+        + "    size: 13.5\n    weight: 700\n    style: italic\ngroups: []\n")
+    #expect(doc.layout.unit == .font)
+    #expect(
+      doc.layout.font
+        == FontDescription(families: ["Noto Sans", "Noto Sans CJK SC"], size: 13.5, weight: 700, style: .italic))
+    #expect(try expectDocument("layout: {font: {family: [A], size: 14}}\ngroups: []").layout.font?.weight == 400)
+  }
+
+  @Test func aFontNeedsFamiliesAndASize() throws {
+    try expectDiagnostics(
+      "layout:\n  font: {size: 14}",
+      [#"1:8-1:9 error missing-font-family: "font" has no "family" (a sequence of family names)"#])
+    try expectDiagnostics(
+      "layout:\n  font: {family: [A]}",
+      [#"1:8-1:9 error missing-font-size: "font" has no "size""#])
+    try expectDiagnostics(
+      "layout:\n  font: {family: [A], size: 0, weight: 1000, style: oblique}",
+      [
+        #"1:28-1:29 error type: "size" must be a number greater than 0 and <= 10000, found "0""#,
+        #"1:39-1:43 error type: "weight" must be an integer from 100 to 900, found "1000""#,
+        #"1:52-1:59 error type: "style" must be normal or italic, found "oblique""#,
       ])
   }
 

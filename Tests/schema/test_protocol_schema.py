@@ -317,14 +317,19 @@ def view_state_session(s, uri):
         s.expect(f["matches"], "filterOutline 'LI' matches rows")
         by_id = {r["id"]: r for r in shown}
         rows = [r for r in shown if r["kind"] == "row"]
-        s.expect([m["id"] for m in f["matches"]] == [r["id"] for r in rows],
-                 "matches list exactly the rows shown, in list order")
+
+        def own_match(r):
+            texts = [r["title"]] + ([r.get("detail") or ""] if r["kind"] == "row" else [])
+            return any("li" in t.casefold() for t in texts)
+
+        s.expect([m["id"] for m in f["matches"]] == [r["id"] for r in shown if own_match(r)],
+                 "matches list exactly the rows and groups shown whose own text matched, in list order")
         s.expect(all(by_id.get(m["id"], {}).get("index") == m["index"] for m in f["matches"]),
                  "each match's index is its row's index")
         s.expect(all(r["kind"] == "row" or r["expanded"] for r in shown), "groups shown by a filter are open")
         parents = {r["parent"] for r in rows}
-        s.expect(all(r["kind"] == "row" or any(x["parent"] == r["id"] for x in shown) for r in shown),
-                 "every group shown has a shown child (no group without a match)")
+        s.expect(all(r["kind"] == "row" or own_match(r) or any(x["parent"] == r["id"] for x in shown) for r in shown),
+                 "every group shown matched or has a shown child")
         s.expect(parents <= set(by_id), "the group of every match is shown")
         bad = []
         for m in f["matches"]:
@@ -339,6 +344,22 @@ def view_state_session(s, uri):
                 if want != sum(rg["field"] == field for rg in m["ranges"]):
                     bad.append((m["id"], field, "count"))
         s.expect(not bad, "match ranges cover every occurrence of the query (utf-8 units)", repr(bad[:3]))
+
+    # A filter by a group's name shows the group with everything in it.
+    groups = [r for r in items if r["kind"] == "group"]
+    if groups:
+        g = groups[-1]
+        f = s.call("filterOutline", {"uri": uri, "query": g["title"].upper()}, label="filterOutline (a group name)")
+        shown = rows_of(s, uri, "filtered by a group name")
+        if f is not None:
+            s.expect(any(m["id"] == g["id"] and all(rg["field"] == "title" for rg in m["ranges"])
+                         for m in f["matches"]), "a group matches by its title, ranges over the title")
+            at = next((i for i, r in enumerate(shown) if r["id"] == g["id"]), None)
+            inside = [r for r in shown[at + 1:]] if at is not None else []
+            inside = inside[:next((i for i, r in enumerate(inside) if r["depth"] <= g["depth"]), len(inside))]
+            s.expect(at is not None and sum(r["kind"] == "row" for r in inside) == g["rowCount"]
+                     and all(r["kind"] == "row" or r["expanded"] for r in inside),
+                     "a matching group is shown with every row of its subtree, every group in it open")
 
     # A filter with no match.
     f = s.call("filterOutline", {"uri": uri, "query": "no such text anywhere"}, label="filterOutline (no match)")
@@ -601,6 +622,18 @@ def run(c):
     narrow = s.call("rowHeights", {"uri": file_uri, "width": 20}, label="rowHeights (width)")
     if narrow is not None and heights is not None:
         s.expect(narrow["contentHeight"] >= heights["contentHeight"], "a narrower width is no shorter")
+    font = {"family": ["Noto Sans", "Noto Sans CJK SC", "Noto Color Emoji"], "size": 14}
+    in_font = s.call("setLayout", {"uri": file_uri, "unit": "font", "font": font, "lineHeight": 20, "width": 320},
+                     label="setLayout (unit font)")
+    if in_font is not None:
+        s.expect(in_font.get("fonts") == font["family"], "setLayout in unit font reports the families used")
+    s.expect_error("setLayout", {"uri": file_uri, "unit": "font", "font": {"size": 14}}, -32602,
+                   "setLayout with a font without family")
+    lined = s.call("visibleRows", {"uri": file_uri, "start": 0, "count": 5, "include": ["lines"]},
+                   label="visibleRows (include lines, unit font)")
+    if lined is not None:
+        s.expect(all(len(r["lines"]["title"]) >= 1 for r in lined["rows"]), "every row carries its title's lines")
+    s.call("setLayout", {"uri": file_uri, "unit": "cell", "lineHeight": 1, "width": 40}, label="setLayout (back to cells)")
 
     # Changes to the text.
     before = visible_ids(s, file_uri, "before changeOutline")

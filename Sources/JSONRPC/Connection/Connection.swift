@@ -25,20 +25,40 @@ public enum RunEnd: Sendable, Equatable {
 ///   ``CancellationToken`` of that id is marked if the request is queued or running; an
 ///   unknown id is ignored. `$/cancelRequest` never reaches the handler.
 /// - Everything else goes, in the order received, to ONE serial worker that calls the
-///   ``MessageHandler`` and writes the reply, so replies leave in the order the requests
-///   came. A request already cancelled when its turn comes is answered `-32800` without
-///   calling ``MessageHandler/handle(_:)`` (the handler is told, see
+///   ``MessageHandler`` (``MessageHandler/result(for:)``) and writes the reply, so replies
+///   leave in the order the requests came. A request already cancelled when its turn comes
+///   is answered `-32800` without calling the handler (the handler is told, see
 ///   ``MessageHandler/cancelledBeforeStart(_:)``). Invalid messages are answered by the worker too, in turn.
 ///   A batch is handled element by element and answered with one array (input order),
 ///   or not at all when it holds only notifications.
+/// - Each outgoing message is written by a ``JSONWriter`` into one buffer that keeps room
+///   for the frame header in front (``Framing/makeWriter(capacity:)``), so it leaves with
+///   one `write(2)` and no copy; the result of a reply is written by its ``JSONWritable``
+///   conformance, with no ``JSONValue`` built for the envelope.
 /// - Writes are serialized by a lock and done synchronously: when ``sendNotification(method:params:)``
 ///   or a reply returns, its bytes were handed to the kernel. A failed write (the peer
 ///   went away) is logged once and later writes are dropped.
+/// - Ending: see ``Ending``. With ``Ending/drain`` every message read is answered; with
+///   ``Ending/lspLifecycle`` an `exit` or an end of input without a `shutdown` request
+///   before it aborts the connection on the reader (see ``abort()``).
 ///
 /// - Important: ``run(handler:)`` may be called once. ``flush()`` and
 ///   ``sendNotification(method:params:)`` may be called from any thread, including the
 ///   worker (from a handler).
 public final class Connection: Sendable {
+  /// What the end of the conversation does to the messages still queued or running.
+  public enum Ending: Sendable {
+    /// Plain JSON-RPC: every message read before the end of input is handled and answered.
+    case drain
+    /// LSP 3.17 §Lifecycle: an `exit` notification or the end of input that comes after a
+    /// `shutdown` request is orderly (every message before it is answered); without a
+    /// `shutdown` before it, the peer is leaving abruptly and the connection is aborted as
+    /// soon as the reader sees it (``abort()``): a long request under way stops instead of
+    /// delaying the end, and nothing more is written. The `exit` notification itself
+    /// still reaches the handler, in turn. Nothing after an `exit` is read.
+    case lspLifecycle
+  }
+
   /// The file descriptor messages are read from.
   public let input: Int32
   /// The file descriptor messages are written to.
@@ -49,6 +69,8 @@ public final class Connection: Sendable {
   public let maxMessageBytes: Int
   /// Where transport problems are reported (stderr).
   public let log: Logger
+  /// What the end of the conversation does; see ``Ending``.
+  public let ending: Ending
 
   /// `true` once a write failed; guards the output fd, so writes never interleave.
   private let writeLock = Mutex<Bool>(false)
@@ -56,6 +78,8 @@ public final class Connection: Sendable {
   private let pending = Mutex<[RequestID: CancellationToken]>([:])
   private let worker = DispatchQueue(label: "outline-server.jsonrpc.worker")
   private let started = Atomic<Bool>(false)
+  /// Set by ``abort()``: no more writes; every request is cancelled.
+  private let aborted = Atomic<Bool>(false)
 
   /// A connection over two open file descriptors; nothing is read until ``run(handler:)``.
   ///
@@ -65,12 +89,17 @@ public final class Connection: Sendable {
   ///   - framing: ``Framing/lsp`` or ``Framing/ndjson``, both directions.
   ///   - maxMessageBytes: the largest body accepted, in bytes (`--max-message-bytes`).
   ///   - log: where transport problems are reported.
-  public init(input: Int32, output: Int32, framing: Framing = .lsp, maxMessageBytes: Int = 64 << 20, log: Logger) {
+  ///   - ending: ``Ending/drain`` (default) or ``Ending/lspLifecycle``.
+  public init(
+    input: Int32, output: Int32, framing: Framing = .lsp, maxMessageBytes: Int = 64 << 20, log: Logger,
+    ending: Ending = .drain
+  ) {
     self.input = input
     self.output = output
     self.framing = framing
     self.maxMessageBytes = maxMessageBytes
     self.log = log
+    self.ending = ending
   }
 
   // MARK: Running
@@ -102,21 +131,30 @@ public final class Connection: Sendable {
   private func readLoop(handler: some MessageHandler) -> RunEnd {
     var framer = framing.makeFramer(maxMessageBytes: maxMessageBytes)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var lifecycle = Lifecycle()
     while true {
       let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
         log.error("cannot read input: \(String(cString: strerror(errno)))")
+        if ending == .lspLifecycle && !lifecycle.shutdownSeen { abort() }
         return .endOfInput
       }
       do {
         if n == 0 {
-          if let body = try framer.finish() { dispatch(body, handler: handler) }
+          if let body = try framer.finish() { dispatch(body, handler: handler, lifecycle: &lifecycle) }
+          if ending == .lspLifecycle && !lifecycle.shutdownSeen && !lifecycle.exitSeen {
+            log.info(
+              "the input ended without shutdown: stopping what is under way, answering nothing more "
+                + "(send shutdown, then exit, to have every request answered)")
+            abort()
+          }
           return .endOfInput
         }
         framer.push(chunk[0..<n])
         while let body = try framer.next() {
-          dispatch(body, handler: handler)
+          dispatch(body, handler: handler, lifecycle: &lifecycle)
+          if ending == .lspLifecycle && lifecycle.exitSeen { return .endOfInput }
         }
       } catch {
         if n == 0 {
@@ -135,25 +173,54 @@ public final class Connection: Sendable {
     case replyNull(RequestID)
   }
 
-  /// Runs on the reader: decodes a body, acts on cancellations, queues the rest.
-  private func dispatch(_ body: [UInt8], handler: some MessageHandler) {
+  /// What the reader has seen of the LSP lifecycle messages (LSP 3.17 §Lifecycle).
+  private struct Lifecycle {
+    /// A `shutdown` request was read: the end that follows is orderly.
+    var shutdownSeen = false
+    /// An `exit` notification was read: nothing after it is read.
+    var exitSeen = false
+  }
+
+  /// Runs on the reader: decodes a body, acts on cancellations and on an
+  /// abrupt `exit`, queues the rest.
+  private func dispatch(_ body: [UInt8], handler: some MessageHandler, lifecycle: inout Lifecycle) {
     let steps: [Step]
     let isBatch: Bool
+    let messages: [Message]
     switch Message.decodeBody(body) {
     case .single(let message):
-      steps = step(for: message).map { [$0] } ?? []
+      messages = [message]
       isBatch = false
-    case .batch(let messages):
-      steps = messages.compactMap(step(for:))
+    case .batch(let batch):
+      messages = batch
       isBatch = true
     }
+    for message in messages where ending == .lspLifecycle {
+      switch message {
+      case .request(_, "shutdown", _): lifecycle.shutdownSeen = true
+      case .notification("exit", _):
+        if !lifecycle.exitSeen && !lifecycle.shutdownSeen {
+          log.info("exit without shutdown: stopping what is under way")
+          abort()
+        }
+        lifecycle.exitSeen = true
+      default: break
+      }
+    }
+    steps = messages.compactMap(step(for:))
     if steps.isEmpty { return }
     worker.async { [self] in
-      let replies = steps.compactMap { perform($0, handler: handler) }
+      var json = framing.makeWriter()
       if isBatch {
-        if !replies.isEmpty { send(.array(replies)) }
-      } else if let reply = replies.first {
-        send(reply)
+        json.beginArray()
+        var answered = false
+        for step in steps {
+          if perform(step, handler: handler, into: &json) { answered = true }
+        }
+        json.endArray()
+        if answered { writeMessage(json) }
+      } else if perform(steps[0], handler: handler, into: &json) {
+        writeMessage(json)
       }
     }
   }
@@ -167,6 +234,7 @@ public final class Connection: Sendable {
       }
       let token = CancellationToken()
       pending.withLock { $0[id] = token }
+      if isAborted { token.cancel() }
       return .call(IncomingMessage(method: method, params: params, id: id, cancellation: token))
     case .notification(let method, let params):
       if method == "$/cancelRequest" {
@@ -197,21 +265,25 @@ public final class Connection: Sendable {
     }
   }
 
-  /// Runs on the worker: calls the handler (or not) and returns the reply, if any.
-  private func perform(_ step: Step, handler: some MessageHandler) -> JSONValue? {
+  /// Runs on the worker: calls the handler (or not) and writes the reply, if any, into `json`.
+  ///
+  /// - Returns: `true` when a reply was written.
+  private func perform(_ step: Step, handler: some MessageHandler, into json: inout JSONWriter) -> Bool {
     switch step {
     case .reply(let id, let error):
-      return Message.responseObject(id: id, result: .failure(error))
+      Message.writeResponse(id: id, error: error, to: &json)
+      return true
     case .replyNull(let id):
-      return Message.responseObject(id: id, result: .success(.null))
+      Message.writeResponse(id: id, result: JSONValue.null, to: &json)
+      return true
     case .call(let message):
       guard let id = message.id else {
         do {
-          _ = try handler.handle(message)
+          _ = try handler.result(for: message)
         } catch {
           log.warn("notification \(message.method) failed: \(error.message)")
         }
-        return nil
+        return false
       }
       defer {
         pending.withLock { table in
@@ -220,15 +292,54 @@ public final class Connection: Sendable {
       }
       if message.cancellation.isCancelled {
         handler.cancelledBeforeStart(message)
-        return Message.responseObject(id: id, result: .failure(.cancelled))
+        Message.writeResponse(id: id, error: .cancelled, to: &json)
+        return true
       }
       do {
-        return Message.responseObject(id: id, result: .success(try handler.handle(message)))
+        let result = try handler.result(for: message)
+        Message.writeResponse(id: id, result: result, to: &json)
       } catch {
-        return Message.responseObject(id: id, result: .failure(error))
+        Message.writeResponse(id: id, error: error, to: &json)
       }
+      return true
     }
   }
+
+  /// Ends the conversation at once: every request queued or running is
+  /// cancelled (a long one stops at its next check, answering nothing) and
+  /// nothing more is written, replies and notifications alike. Used when the
+  /// peer leaves without `shutdown` (an `exit` or the end of input) or when it
+  /// is known to be gone (its process ended). The handler still gets the
+  /// messages already queued, in turn, with their requests cancelled.
+  ///
+  /// Safe from any thread; idempotent.
+  public func abort() {
+    aborted.store(true, ordering: .sequentiallyConsistent)
+    pending.withLock { table in
+      for token in table.values { token.cancel() }
+    }
+  }
+
+  /// Runs `job` on the worker, after every message and job queued before it: the way
+  /// work that starts elsewhere (a timer, a file watcher) reaches state the handler owns,
+  /// so that the handler stays its only owner and what the job sends leaves in turn with
+  /// the replies.
+  ///
+  /// Safe from any thread; returns at once.
+  public func perform(_ job: @escaping @Sendable () -> Void) {
+    worker.async(execute: job)
+  }
+
+  /// Runs `job` on the worker, after everything queued before it, waits for it, and
+  /// returns what it returned.
+  ///
+  /// - Important: never call it from a job or a handler (the worker would wait for itself).
+  public func performAndWait<T: Sendable>(_ job: @Sendable () -> T) -> T {
+    worker.sync(execute: job)
+  }
+
+  /// `true` once ``abort()`` was called.
+  public var isAborted: Bool { aborted.load(ordering: .sequentiallyConsistent) }
 
   // MARK: Writing
 
@@ -238,7 +349,26 @@ public final class Connection: Sendable {
   ///   - method: e.g. `$/progress`.
   ///   - params: an object or array; `nil` omits `params`.
   public func sendNotification(method: String, params: JSONValue?) {
-    send(Message.notificationObject(method: method, params: params))
+    var json = framing.makeWriter()
+    if let params {
+      Message.writeNotification(method: method, params: params, to: &json)
+    } else {
+      Message.writeNotification(method: method, to: &json)
+    }
+    writeMessage(json)
+  }
+
+  /// Sends a notification whose params write themselves (JSON-RPC 2.0 §4.1), written
+  /// straight into the outgoing bytes.
+  ///
+  /// - Parameters:
+  ///   - method: e.g. `outlineChanged`.
+  ///   - params: an object or an array, e.g. a typed params struct.
+  /// - Complexity: O(n) in the size of the message; one buffer, one `write(2)`.
+  public func sendNotification<Params: JSONWritable>(method: String, params: Params) {
+    var json = framing.makeWriter()
+    Message.writeNotification(method: method, params: params, to: &json)
+    writeMessage(json)
   }
 
   /// Returns once every message sent before the call has been written to the output fd.
@@ -249,13 +379,22 @@ public final class Connection: Sendable {
 
   /// Frames and writes one message; serialized with every other write.
   public func send(_ message: JSONValue) {
-    let bytes = framing.frame(message.encoded())
-    writeLock.withLock { failed in
-      if failed { return }
-      bytes.withUnsafeBytes { raw in
+    var json = framing.makeWriter()
+    message.write(to: &json)
+    writeMessage(json)
+  }
+
+  /// Frames the message in `json` where it lies and writes it under the lock, so writes
+  /// never interleave; after a failed write (the peer went away), logs once and drops the
+  /// rest. Nothing is written once the connection is aborted.
+  private func writeMessage(_ json: consuming JSONWriter) {
+    if isAborted { return }
+    framing.withFramedBytes(json) { bytes in
+      writeLock.withLock { failed in
+        if failed || isAborted { return }
         var offset = 0
-        while offset < raw.count {
-          let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+        while offset < bytes.count {
+          let n = write(output, bytes.baseAddress! + offset, bytes.count - offset)
           if n < 0, errno == EINTR { continue }
           if n <= 0 {
             log.error("cannot write output: \(String(cString: strerror(errno)))")

@@ -25,23 +25,28 @@ public struct IncomingMessage: Sendable {
 /// Handles the requests and notifications of a ``Connection``, one at a time, in the order
 /// received.
 ///
-/// - Important: ``handle(_:)`` is only ever called on the connection's single worker
-///   thread, never concurrently; a handler that owns mutable state can rely on that (and
-///   say so where it declares `@unchecked Sendable`).
+/// A handler returns each result as a value that writes itself into the reply
+/// (``JSONWritable``: a typed result, or a ``JSONValue``), so no tree is built for it.
+///
+/// - Important: ``result(for:)`` is only ever called on the connection's single worker
+///   thread, never concurrently, and so are the jobs given to ``Connection/perform(_:)``; a
+///   handler that owns mutable state can rely on that (and say so where it declares
+///   `@unchecked Sendable`).
 public protocol MessageHandler: AnyObject, Sendable {
-  /// Handles one message.
+  /// Handles one message; the result is written into the reply by its ``JSONWritable``
+  /// conformance.
   ///
   /// - Returns: the `result` of a request; ignored for a notification.
   /// - Throws: ``ResponseError``, sent as the `error` of a request (logged for a
   ///   notification). A long handler polls `message.cancellation.isCancelled` and throws
   ///   ``ResponseError/cancelled`` (`-32800`).
-  func handle(_ message: IncomingMessage) throws(ResponseError) -> JSONValue
+  func result(for message: IncomingMessage) throws(ResponseError) -> any JSONWritable
 
   /// Told of a request that was cancelled while queued, just before the
-  /// connection answers it `-32800` without calling ``handle(_:)``: the
+  /// connection answers it `-32800` without calling ``result(for:)``: the
   /// place to close what the request's method promises to every request
   /// (LSP 3.17 §Work Done Progress: a `begin` and an `end` for a `workDoneToken`).
-  /// Called on the worker thread, like ``handle(_:)``. Does nothing by default.
+  /// Called on the worker thread, like ``result(for:)``. Does nothing by default.
   func cancelledBeforeStart(_ message: IncomingMessage)
 }
 

@@ -94,27 +94,3 @@ extension JSONValue {
     try parse(Data(text.utf8))
   }
 }
-
-// MARK: - Writing
-
-extension JSONValue {
-  /// The compact JSON text of this value, UTF-8, as Foundation's `JSONEncoder` writes it
-  /// with `.sortedKeys` and `.withoutEscapingSlashes`. A non-finite double is written `null`.
-  /// The text never contains a raw newline, so it can be framed as one ndjson line.
-  public func encoded() -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // Encoding a JSONValue cannot fail: non-finite doubles are written as null.
-    return [UInt8]((try? encoder.encode(self)) ?? Data("null".utf8))
-  }
-
-  /// The compact JSON text of this value; see ``encoded()``.
-  public var jsonText: String {
-    String(decoding: encoded(), as: UTF8.self)
-  }
-
-  /// Appends the compact JSON text of this value to `out`; see ``encoded()``.
-  public func write(to out: inout [UInt8]) {
-    out.append(contentsOf: encoded())
-  }
-}

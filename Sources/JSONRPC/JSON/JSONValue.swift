@@ -184,23 +184,3 @@ private struct MemberKey: CodingKey {
   init?(stringValue: String) { self.stringValue = stringValue }
   init?(intValue: Int) { nil }
 }
-
-// MARK: - Typed conversion
-
-extension JSONValue {
-  /// Converts any `Encodable` value to a `JSONValue` (through `JSONEncoder`).
-  ///
-  /// - Throws: the encoder's error (e.g. for a non-finite `Double`).
-  public init(encoding value: some Encodable) throws {
-    let data = try JSONEncoder().encode(value)
-    self = try JSONValue.parse(data)
-  }
-
-  /// Decodes this value as `T` (through `JSONDecoder`).
-  ///
-  /// - Throws: `DecodingError` as `JSONDecoder` reports it; see
-  ///   ``IncomingMessage/decodeParams(_:)`` for the JSON-RPC mapping.
-  public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try JSONDecoder().decode(T.self, from: Data(encoded()))
-  }
-}

@@ -40,3 +40,13 @@ extension RequestID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
   /// A string id from a literal: `let id: RequestID = "7"`.
   public init(stringLiteral value: String) { self = .string(value) }
 }
+
+extension RequestID: JSONWritable {
+  /// Writes the id as it came, type included: `7` or `"7"`.
+  public func write(to json: inout JSONWriter) {
+    switch self {
+    case .int(let i): json.value(i)
+    case .string(let s): json.value(s)
+    }
+  }
+}

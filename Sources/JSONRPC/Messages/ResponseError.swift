@@ -46,3 +46,15 @@ public struct ResponseError: Error, Sendable, Hashable, CustomStringConvertible 
   /// `code: message`, for logs.
   public var description: String { "\(code.rawValue): \(message)" }
 }
+
+extension ResponseError: JSONWritable {
+  /// Writes the error object, `{"code":…,"data":…,"message":…}` (JSON-RPC 2.0 §5.1), members
+  /// sorted by name as ``jsonValue`` is written; `data` is left out when `nil`.
+  public func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("code", code.rawValue)
+      json.member("data", ifPresent: data)
+      json.member("message", message)
+    }
+  }
+}

@@ -1,10 +1,53 @@
-/// The unit of a ``Layout``: terminal cells or pixels (PROTOCOL §5).
+/// The unit of a ``Layout``: terminal cells, pixels with two advances, or
+/// pixels of a real font (PROTOCOL §5, §10).
 public enum LayoutUnit: String, Sendable, Equatable, CaseIterable {
   /// Terminal cells: a narrow character is 1, a wide one 2 by default.
   case cell
   /// Pixels: ``Layout/narrowWidth`` and ``Layout/wideWidth`` are the advances of a narrow and
   /// a wide character.
   case px
+  /// Pixels of the text shaped with ``Layout/font`` (PROTOCOL §10); `narrowWidth` and
+  /// `wideWidth` are not used, `lineHeight` must be given.
+  case font
+}
+
+/// The slant of a ``FontDescription``, as CSS `font-style` names it.
+public enum FontStyle: String, Sendable, Equatable, CaseIterable {
+  /// Upright.
+  case normal
+  /// Italic (or oblique when the family has no italic).
+  case italic
+}
+
+/// The font a layout in unit `font` measures with (PROTOCOL §10): families
+/// tried in order as CSS `font-family` does, at a size in px.
+public struct FontDescription: Sendable, Hashable {
+  /// Family names in order of preference, e.g. `["Noto Sans", "Noto Sans CJK SC"]`;
+  /// never empty. A character none of them has takes the system's fallback for it.
+  public var families: [String]
+  /// The font size in px (CSS `font-size`), > 0.
+  public var size: Double
+  /// The weight, 100–900 (CSS `font-weight`); 400 is regular, 700 bold.
+  public var weight: Int
+  /// `normal` or `italic`.
+  public var style: FontStyle
+
+  /// A font description; weight 400 and style `normal` by default.
+  public init(families: [String], size: Double, weight: Int = 400, style: FontStyle = .normal) {
+    self.families = families
+    self.size = size
+    self.weight = weight
+    self.style = style
+  }
+
+  /// The weights accepted: CSS's absolute range.
+  public static let weights: ClosedRange<Int> = 100...900
+
+  /// Whether `size` is a font size a layout accepts: more than 0 px and at
+  /// most ``LayoutLimits/maxFontSize``.
+  public static func acceptsSize(_ size: Double) -> Bool {
+    size.isFinite && size > 0 && size <= LayoutLimits.maxFontSize
+  }
 }
 
 /// A header or row height: a fixed number in the layout's unit, or `auto`
@@ -40,11 +83,15 @@ public struct Padding: Sendable, Equatable {
 public enum LayoutLimits {
   /// The largest width, advance, line height, height, indent or padding accepted, in the layout's unit.
   public static let maxLength: Double = 1_000_000
+  /// The largest `maxLines` or `tabSize` accepted.
+  public static let maxInteger: Int64 = Int64(Int32.max)
+  /// The largest font size accepted, in px (unit `font`).
+  public static let maxFontSize: Double = 10_000
 }
 
 /// Everything that decides row heights (PROTOCOL §5), with the contract's defaults.
 public struct Layout: Sendable, Equatable {
-  /// The unit of every length below: `cell` (default) or `px`.
+  /// The unit of every length below: `cell` (default), `px` or `font` (px).
   public var unit: LayoutUnit = .cell
   /// Width of the pane, in `unit`.
   public var width: Double = 80
@@ -64,8 +111,11 @@ public struct Layout: Sendable, Equatable {
   public var padding: Padding = Padding()
   /// Caps the lines of each text (title, detail); `nil` = no cap.
   public var maxLines: Int? = nil
-  /// A tab advances to the next multiple of `tabSize × narrowWidth`.
+  /// A tab advances to the next multiple of `tabSize × narrowWidth` (in unit `font`,
+  /// of `tabSize` spaces).
   public var tabSize: Int = 8
+  /// The font of unit `font`; `nil` until a layout names one.
+  public var font: FontDescription? = nil
 
   /// The contract's defaults: 80 cells wide, narrow 1, wide 2, line 1, header 1, rows `auto`,
   /// indent 2, no padding, no line cap, tab size 8 (PROTOCOL §5).
@@ -88,6 +138,7 @@ public struct Layout: Sendable, Equatable {
     if let v = overrides.paddingRight { l.padding.right = v }
     if let v = overrides.maxLines { l.maxLines = v }
     if let v = overrides.tabSize { l.tabSize = v }
+    if let v = overrides.font { l.font = v }
     return l
   }
 }
@@ -95,7 +146,7 @@ public struct Layout: Sendable, Equatable {
 /// A partial ``Layout``: the fields a file's `layout:`, an `openOutline`
 /// `layout` or a `setLayout` names. `nil` = not given.
 public struct LayoutOverrides: Sendable, Equatable {
-  /// `unit`: `cell` or `px`.
+  /// `unit`: `cell`, `px` or `font`.
   public var unit: LayoutUnit?
   /// `width` of the pane, in the layout's unit.
   public var width: Double?
@@ -123,9 +174,22 @@ public struct LayoutOverrides: Sendable, Equatable {
   public var maxLines: Int?
   /// `tabSize`, in narrow advances.
   public var tabSize: Int?
+  /// `font`: the whole font description of unit `font`.
+  public var font: FontDescription?
 
   /// No field given.
   public init() {}
+
+  /// The field a layout in unit `font` lacks, if any: `font` when no font is
+  /// given, else `lineHeight` when it is still the default (PROTOCOL §10:
+  /// browsers' `normal` line height varies with the fonts a line uses).
+  /// `nil` in other units. Ask it of the merged overrides (file, then host).
+  public var missingFontField: String? {
+    guard unit == .font else { return nil }
+    if font == nil { return "font" }
+    if lineHeight == nil { return "lineHeight" }
+    return nil
+  }
 
   /// Returns these overrides with every field that `later` sets replaced
   /// (file `layout` < `openOutline.layout` < `setLayout`).
@@ -145,6 +209,7 @@ public struct LayoutOverrides: Sendable, Equatable {
     if let v = later.paddingRight { m.paddingRight = v }
     if let v = later.maxLines { m.maxLines = v }
     if let v = later.tabSize { m.tabSize = v }
+    if let v = later.font { m.font = v }
     return m
   }
 }

@@ -7,17 +7,29 @@
 public struct RowHeights: Sendable {
   /// The layout heights are computed under.
   public let layout: Layout
-  /// Wraps titles and details; built from ``layout``.
-  public let measurer: TextMeasurer
+  /// Wraps titles and details: the layout's ``LineBreaker``.
+  public let lineBreaker: any LineBreaker
 
-  /// Heights under `layout`.
+  /// Heights under `layout`, with the line breaker `lineBreakers` gives for it.
   ///
   /// - Parameters:
-  ///   - layout: the layout; its advances and tab size configure ``measurer``.
-  ///   - widths: classifies grapheme clusters; Unicode's tables (UAX #11, UTS #51) by default.
-  public init(layout: Layout, widths: any ClusterWidthTable = UnicodeClusterWidths()) {
+  ///   - layout: the layout.
+  ///   - lineBreakers: makes the line breaker for `layout` (``CellLineBreakers`` by default).
+  public init(layout: Layout, lineBreakers: any LineBreakerSource = CellLineBreakers()) {
     self.layout = layout
-    self.measurer = TextMeasurer(layout: layout, widths: widths)
+    self.lineBreaker = lineBreakers.lineBreaker(for: layout)
+  }
+
+  /// Heights under `layout`, measured in narrow and wide advances with `widths`
+  /// (a ``TextMeasurer``).
+  public init(layout: Layout, widths: any ClusterWidthTable) {
+    self.init(layout: layout, lineBreakers: CellLineBreakers(widths: widths))
+  }
+
+  /// Heights under `layout`, wrapped by `lineBreaker` (made for that layout).
+  public init(layout: Layout, lineBreaker: any LineBreaker) {
+    self.layout = layout
+    self.lineBreaker = lineBreaker
   }
 
   /// The width text wraps at for an item at `depth`, in the layout's unit.
@@ -28,9 +40,21 @@ public struct RowHeights: Sendable {
   /// Lines a text takes at `depth`, after `maxLines`.
   public func lines(_ text: String?, depth: Int, atLeastOne: Bool) -> Int {
     guard let text, !text.isEmpty else { return atLeastOne ? 1 : 0 }
-    let n = measurer.lineCount(text, width: wrapWidth(depth: depth))
+    let n = lineBreaker.lineCount(text, width: wrapWidth(depth: depth))
     if let cap = layout.maxLines { return min(n, cap) }
     return n
+  }
+
+  /// A text as the server broke it to count its lines at `depth` (PROTOCOL §9
+  /// `include: ["lines"]`): tabs expanded to spaces, the spaces at a break
+  /// dropped, `maxLines` applied. An absent or empty text is `[""]` when
+  /// `atLeastOne` (a title), else `[]`.
+  /// - Complexity: O(length of `text`).
+  public func drawnLines(_ text: String?, depth: Int, atLeastOne: Bool) -> [String] {
+    guard let text, !text.isEmpty else { return atLeastOne ? [""] : [] }
+    var lines = lineBreaker.lines(text, width: wrapWidth(depth: depth))
+    if let cap = layout.maxLines, lines.count > cap { lines.removeLast(lines.count - cap) }
+    return lines.map(lineBreaker.drawnText)
   }
 
   /// The height of the item at `position` of `outline`, read field by field
@@ -57,7 +81,7 @@ public struct RowHeights: Sendable {
   /// Lines a UTF-8 text takes at `depth`, after `maxLines`; see ``lines(_:depth:atLeastOne:)``.
   public func lines(utf8: UnsafeBufferPointer<UInt8>, depth: Int, atLeastOne: Bool) -> Int {
     guard !utf8.isEmpty else { return atLeastOne ? 1 : 0 }
-    let n = measurer.lineCount(utf8: utf8, width: wrapWidth(depth: depth))
+    let n = lineBreaker.lineCount(utf8: utf8, width: wrapWidth(depth: depth))
     if let cap = layout.maxLines { return min(n, cap) }
     return n
   }

@@ -15,7 +15,7 @@
 ///
 /// Grapheme clusters are Swift `Character`s (UAX #29); their widths come
 /// from a ``ClusterWidthTable``.
-public struct TextMeasurer: Sendable {
+public struct TextMeasurer: LineBreaker {
   /// Classifies grapheme clusters as zero, narrow or wide.
   public var widths: any ClusterWidthTable {
     didSet { asciiAdvances = Self.asciiAdvances(widths, narrowWidth, wideWidth) }
@@ -138,6 +138,40 @@ public struct TextMeasurer: Sendable {
       result.append(line[line.startIndex..<end])
     }
     return result
+  }
+
+  /// The lines of the UTF-8 text `utf8` at `width`, as byte ranges without
+  /// the spaces that hang at their ends; see ``lines(_:width:)``.
+  /// - Complexity: O(`utf8.count`).
+  public func lines(utf8: UnsafeBufferPointer<UInt8>, width: Double) -> [Range<Int>] {
+    let text = String(decoding: utf8, as: UTF8.self)
+    let bytes = text.utf8
+    return lines(text, width: width).map { line in
+      let start = bytes.distance(from: bytes.startIndex, to: line.startIndex)
+      return start..<(start + line.utf8.count)
+    }
+  }
+
+  /// `line` with each tab replaced by the spaces it advances by (from the
+  /// line's start, in narrow advances: `tabSize` cells for a whole stop).
+  /// - Complexity: O(length of `line`).
+  public func drawnText(_ line: Substring) -> String {
+    guard line.contains("\t") else { return String(line) }
+    var out = ""
+    var x: Double = 0
+    for c in line {
+      if c == "\t" {
+        let stop = Double(max(1, tabSize)) * narrowWidth
+        let next = stop > 0 ? ((x / stop).rounded(.down) + 1) * stop : x
+        let spaces = narrowWidth > 0 ? Int(((next - x) / narrowWidth).rounded()) : 1
+        out += String(repeating: " ", count: max(1, spaces))
+        x = next
+      } else {
+        out.append(c)
+        x += advance(of: c, at: x)
+      }
+    }
+    return out
   }
 
   /// The display width of `text` on one line (no wrapping; tabs from column 0).

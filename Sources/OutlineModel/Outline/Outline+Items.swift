@@ -81,6 +81,11 @@ extension Outline {
   /// Groups: the badge of the item at `p`, if any. O(length).
   public func badge(at p: Int) -> String? { storage.table.badge(at: p) }
 
+  /// The UTF-8 bytes of the id of the item at `p`, lent to `body`. O(1) plus `body`.
+  public func withIDUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try storage.table.withIDUTF8(at: p, body)
+  }
+
   /// The UTF-8 bytes of the title of the item at `p`, lent to `body`. O(1) plus `body`.
   public func withTitleUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     try storage.table.withTitleUTF8(at: p, body)

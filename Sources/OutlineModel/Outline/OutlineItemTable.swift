@@ -164,6 +164,10 @@ struct OutlineItemTable: Sendable {
   }
 
   /// The UTF-8 bytes of the title of the item at `p`, lent to `body`. O(1) plus `body`.
+  func withIDUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, spans[p].idStart, spans[p].idLength)) }
+  }
+
   func withTitleUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, spans[p].textStart, spans[p].titleLength)) }
   }
@@ -180,16 +184,24 @@ struct OutlineItemTable: Sendable {
     return arena.withUnsafeBufferPointer { a in String(decoding: Self.slice(a, start, length), as: UTF8.self) }
   }
 
-  /// Whether item `p` of `a` and item `q` of `b` show the same: every field,
-  /// or every field but the positional ones (parent, end, source) when
-  /// `positional` is false. Texts compare as bytes; nothing is allocated.
+  /// Whether item `p` of `a` and item `q` of `b` are the same: every field
+  /// when `positional` is true; when it is false, only what a host is shown
+  /// of the item in place (kind, id, texts, icon, badge, active, emphasis,
+  /// data, depth, counts), leaving out its positions (parent, end, source),
+  /// its `isLastChild` (the caller compares it as shown, also while
+  /// filtered) and its `expanded` in the file (the user's state is shown).
+  /// Texts compare as bytes; nothing is allocated.
   static func sameItem(_ a: OutlineItemTable, _ p: Int, _ b: OutlineItemTable, _ q: Int, positional: Bool) -> Bool {
-    guard a.flags[p] == b.flags[q], a.lastChildFlags[p] == b.lastChildFlags[q], a.depth(at: p) == b.depth(at: q),
+    let shownFlags = Flag.group | Flag.active | Flag.emphasis | Flag.hasData
+    let mask = positional ? UInt8.max : shownFlags
+    guard a.flags[p] & mask == b.flags[q] & mask, a.depth(at: p) == b.depth(at: q),
       a.childCount(at: p) == b.childCount(at: q), a.rowCount(at: p) == b.rowCount(at: q),
       a.activeCount(at: p) == b.activeCount(at: q), a.data(at: p) == b.data(at: q)
     else { return false }
     if positional {
-      guard a.parent(at: p) == b.parent(at: q), a.end(at: p) == b.end(at: q), a.source(at: p) == b.source(at: q)
+      guard a.lastChildFlags[p] == b.lastChildFlags[q], a.parent(at: p) == b.parent(at: q),
+        a.end(at: p) == b.end(at: q),
+        a.source(at: p) == b.source(at: q)
       else { return false }
     }
     let s = a.spans[p]

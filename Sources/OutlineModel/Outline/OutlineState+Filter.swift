@@ -8,28 +8,29 @@
 struct FilterState: Sendable {
   var query: String
   var match: TextMatch
-  /// Per item: a matching row or an ancestor group of one.
+  /// Per item: a matching item, an ancestor group of one, or an item in
+  /// the subtree of a matching group.
   var shown: [Bool]
   /// Per item: the last child of its parent among those shown.
   var lastChild: [Bool]
   /// The user's expansion, restored when the filter clears.
   var userExpanded: [Bool]
-  /// Positions of the matching rows, in document order.
-  var matchedRows: [Int]
+  /// Positions of the items whose own text matched (rows and groups), in document order.
+  var matchedItems: [Int]
 }
 
-/// The case-folded titles and details of an outline's rows, in one buffer
-/// (`title NUL detail NUL` per row) so that a filter scans contiguous bytes
-/// with the C library's `memchr` instead of a loop over rows.
+/// The case-folded texts a filter searches, in one buffer: `title NUL
+/// detail NUL` per row, `title NUL` per group, so that a filter scans
+/// contiguous bytes with the C library's `memchr` instead of a loop over items.
 struct FoldedTexts: Sendable {
   var bytes: [UInt8] = []
-  /// `bytes[starts[p] ..< starts[p + 1]]` is item `p`'s text (empty for groups).
+  /// `bytes[starts[p] ..< starts[p + 1]]` is item `p`'s text.
   var starts: [Int32] = [0]
 
-  /// Positions of the rows whose folded text contains `folded` (itself folded), in order.
+  /// Positions of the items whose folded text contains `folded` (itself folded), in order.
   /// - Complexity: O(size of the buffer) in practice: `memchr` finds each
   ///   candidate first byte, `memcmp` checks the rest.
-  func rows(containing folded: String) -> [Int] {
+  func items(containing folded: String) -> [Int] {
     let query = Array(folded.utf8)
     // Texts are kept apart by NULs, so a query with one could match across them.
     guard !query.isEmpty, !query.contains(0) else { return [] }
@@ -62,9 +63,9 @@ struct FoldedTexts: Sendable {
   init(_ outline: Outline) {
     starts.reserveCapacity(outline.count + 1)
     for p in 0..<outline.count {
+      bytes.append(contentsOf: CaseFolding.fold(outline.title(at: p)).utf8)
+      bytes.append(0)
       if !outline.isGroup(at: p) {
-        bytes.append(contentsOf: CaseFolding.fold(outline.title(at: p)).utf8)
-        bytes.append(0)
         if let d = outline.detail(at: p) { bytes.append(contentsOf: CaseFolding.fold(d).utf8) }
         bytes.append(0)
       }
@@ -73,15 +74,16 @@ struct FoldedTexts: Sendable {
   }
 }
 
-/// A row that matches the filter, with where the query occurs in it.
+/// An item whose own text matches the filter (a row by its title or
+/// detail, a group by its title), with where the query occurs in it.
 public struct FilterMatch: Sendable, Equatable {
-  /// The row's item position (see ``OutlineItem``).
+  /// The item's position (see ``OutlineItem``).
   public var position: Int
   /// Its index in the filtered visible list.
   public var index: Int
   /// Occurrences in the title, as ranges of `title`.
   public var titleRanges: [Range<String.Index>]
-  /// Occurrences in the detail, as ranges of `detail`.
+  /// Occurrences in the detail, as ranges of `detail` (always empty for a group).
   public var detailRanges: [Range<String.Index>]
 }
 
@@ -99,13 +101,16 @@ extension OutlineState {
   }
 
   /// Filters the visible list (PROTOCOL §6): it keeps the rows whose title or
-  /// detail contains `query` (Unicode default case folding, no
-  /// normalisation) and every ancestor group of such a row, shown expanded;
-  /// other groups are hidden. An empty query clears the filter and restores
+  /// detail contains `query` and the groups whose title does (Unicode
+  /// default case folding, no normalisation), the whole subtree of each
+  /// such group, and every ancestor group of a match; every group shown is
+  /// expanded, the rest is hidden. An empty query clears the filter and restores
   /// the expansion the user had; toggles made while filtered are forgotten.
   /// A new query starts again from the user's expansion.
   /// - Returns: the change list and groups whose `expanded` changed as
-  ///   shown, and the matching rows (at most ``maxMatches``) in list order.
+  ///   shown, and the items whose own text matched (at most ``maxMatches``)
+  ///   in list order: rows shown only because a group above them matched
+  ///   are not listed.
   /// - Complexity: O(n) plus the text searched; the first filter of an
   ///   outline also folds every title and detail once.
   public mutating func filter(_ query: String, scrollTop: Double? = nil, viewportHeight: Double? = nil) -> (
@@ -143,7 +148,7 @@ extension OutlineState {
     return (result, matches(visible: newVisible))
   }
 
-  /// The matching rows that are visible, in list order, at most ``maxMatches``.
+  /// The matching items (rows and groups) that are visible, in list order, at most ``maxMatches``.
   /// - Complexity: O(k log n) for k matches, plus their text.
   public func matches() -> [FilterMatch] {
     matches(visible: visibilityFlags())
@@ -156,7 +161,7 @@ extension OutlineState {
     var result: [FilterMatch] = []
     var index = 0
     var p = 0
-    for m in filter.matchedRows {
+    for m in filter.matchedItems {
       guard result.count < Self.maxMatches else { break }
       while p < m {
         if visible[p] { index += 1 }
@@ -166,7 +171,7 @@ extension OutlineState {
       result.append(
         FilterMatch(
           position: m, index: index, titleRanges: filter.match.ranges(in: outline.title(at: m)),
-          detailRanges: outline.detail(at: m).map { filter.match.ranges(in: $0) } ?? []))
+          detailRanges: outline.isGroup(at: m) ? [] : outline.detail(at: m).map { filter.match.ranges(in: $0) } ?? []))
     }
     return result
   }
@@ -189,11 +194,17 @@ extension OutlineState {
     if foldedTexts == nil { foldedTexts = FoldedTexts(outline) }
     let folded = foldedTexts!
     var shown = [Bool](repeating: false, count: outline.count)
-    let matched = folded.rows(containing: match.foldedQuery)
+    let matched = folded.items(containing: match.foldedQuery)
     // Read once: `self` changes in this method, so each read would reload the outline.
+    let outline = outline
     let parents = outline.parentPositions
-    for p in matched {
-      shown[p] = true
+    // One past the last item of the subtrees of matching groups marked so far:
+    // matches are in document order, so a subtree inside one already marked is skipped.
+    var markedUntil = 0
+    for p in matched where p >= markedUntil {
+      let end = outline.end(at: p)
+      for q in p..<end { shown[q] = true }
+      markedUntil = end
       var a = Int(parents[p])
       while a >= 0, !shown[a] {
         shown[a] = true
@@ -206,7 +217,7 @@ extension OutlineState {
     var lastChild = [Bool](repeating: false, count: outline.count)
     for p in lastShown.values { lastChild[p] = true }
     filter = FilterState(
-      query: query, match: match, shown: shown, lastChild: lastChild, userExpanded: user, matchedRows: matched)
+      query: query, match: match, shown: shown, lastChild: lastChild, userExpanded: user, matchedItems: matched)
     // Ancestors of matches are shown expanded, even under `single`.
     for p in outline.groupPositions {
       expanded[p] = shown[p] ? true : user[p]

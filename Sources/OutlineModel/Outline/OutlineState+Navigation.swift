@@ -24,6 +24,10 @@ public struct NavigationResult: Sendable, Equatable {
   public var index: Int
   /// Set when the key changed the expansion.
   public var expansion: ExpansionResult?
+  /// The group `right` or `left` opened or closed: the item the key acted
+  /// on, which is the nearest visible ancestor when `from` is hidden; `nil`
+  /// when no single group was toggled.
+  public var toggled: Int?
 }
 
 extension OutlineState {
@@ -46,6 +50,7 @@ extension OutlineState {
     let isGroup = outline.isGroup(at: from.position)
     var target = from
     var expansion: ExpansionResult? = nil
+    var toggled: Int? = nil
     switch key {
     case .down:
       target = visibleItem(atIndex: from.index + 1) ?? from
@@ -54,6 +59,7 @@ extension OutlineState {
     case .right:
       if isGroup && !expanded[from.position] {
         expansion = try toggle(from.position, expanded: true)
+        toggled = from.position
       } else if isGroup, let next = visibleItem(atIndex: from.index + 1),
         outline.parent(at: next.position) == from.position
       {
@@ -62,6 +68,7 @@ extension OutlineState {
     case .left:
       if isGroup && expanded[from.position] {
         expansion = try toggle(from.position, expanded: false)
+        toggled = from.position
       } else if let parent = outline.parent(at: from.position), let v = visibleItem(at: parent) {
         target = v
       }
@@ -93,7 +100,7 @@ extension OutlineState {
     // The expansion may have moved the focus's index.
     let final = visibleItem(at: target.position) ?? target
     focus = final.position
-    return NavigationResult(focus: final.position, index: final.index, expansion: expansion)
+    return NavigationResult(focus: final.position, index: final.index, expansion: expansion, toggled: toggled)
   }
 
   /// The next visible item whose case-folded title starts with `text`: one
@@ -142,14 +149,17 @@ extension OutlineState {
       filter!.userExpanded = user
     } else {
       let oldVisible = visibilityFlags()
+      // A visible header whose arrow turns is a change to the visible list even when no row moves.
+      var headerTurned = false
       for p in outline.groupPositions where expanded[p] != user[p] {
         result.updatedGroups.append(outline.id(at: p))
+        headerTurned = headerTurned || oldVisible[p]
       }
       expanded = user
       rebuildOpenChildren()
       rebuildIndex()
       result.changes = Self.changes(from: oldVisible, to: visibilityFlags())
-      if !result.changes.isEmpty { version += 1 }
+      if !result.changes.isEmpty || headerTurned { version += 1 }
     }
     if let focusID, let p = outline.position(of: focusID) { focus = p }
     if let scrollTop {

@@ -22,8 +22,10 @@ public struct OutlineState: Sendable {
   /// Starts at 1 and grows by one with every change to the visible list, a height or the
   /// layout; unchanged by reads, failed writes and writes that change nothing (PROTOCOL §8).
   public internal(set) var version: Int = 1
-  /// Classifies grapheme clusters for `auto` heights.
-  public let widths: any ClusterWidthTable
+  /// Makes the line breaker of each layout (the seam of `auto` heights).
+  public let lineBreakers: any LineBreakerSource
+  /// Breaks titles and details into lines under the current ``layout``.
+  public private(set) var lineBreaker: any LineBreaker
 
   var expanded: [Bool]
   /// The visible-list index, which also holds every item's height.
@@ -47,18 +49,20 @@ public struct OutlineState: Sendable {
   ///   - outline: the structure.
   ///   - policy: `openOutline`'s `policy`, which wins over the file's `expansion`.
   ///   - layout: `openOutline`'s `layout` fields, over the file's `layout:`.
-  ///   - widths: the cluster width table used by `auto` heights.
+  ///   - lineBreakers: makes the line breaker of each layout for `auto` heights
+  ///     (``CellLineBreakers`` by default: cells and px).
   /// - Returns: with the state, warnings for siblings the file opens together under `single`.
   /// - Complexity: O(n) plus the text measured by `auto` heights.
   public init(
     outline: Outline, policy: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
-    widths: any ClusterWidthTable = UnicodeClusterWidths()
+    lineBreakers: any LineBreakerSource = CellLineBreakers()
   ) {
     self.outline = outline
     self.policyOverride = policy
     self.hostLayout = layout
-    self.widths = widths
+    self.lineBreakers = lineBreakers
     self.layout = Layout().applying(outline.layout).applying(layout)
+    self.lineBreaker = lineBreakers.lineBreaker(for: self.layout)
     expanded = (0..<outline.count).map { outline.expandedInFile(at: $0) ?? false }
     index = VisibilityIndex(covers: [], heights: [])
     warnings = normalizeSingle()
@@ -389,6 +393,7 @@ public struct OutlineState: Sendable {
     hostLayout = merged
     guard newLayout != layout else { return false }
     layout = newLayout
+    lineBreaker = lineBreakers.lineBreaker(for: newLayout)
     rebuildIndex(heights: measuredHeights())
     version += 1
     return true
@@ -396,7 +401,7 @@ public struct OutlineState: Sendable {
 
   /// Every item's height under the current layout, measured.
   private func measuredHeights() -> [Double] {
-    let rowHeights = RowHeights(layout: layout, widths: widths)
+    let rowHeights = RowHeights(layout: layout, lineBreaker: lineBreaker)
     if case .fixed(let header) = layout.headerHeight, case .fixed(let row) = layout.rowHeight {
       return (0..<outline.count).map { outline.isGroup(at: $0) ? header : row }
     }
@@ -461,6 +466,7 @@ public struct OutlineState: Sendable {
     foldedTexts = nil
     outline = newOutline
     layout = Layout().applying(outline.layout).applying(hostLayout)
+    if layout != old.layout { lineBreaker = lineBreakers.lineBreaker(for: layout) }
     expanded = [Bool](repeating: false, count: outline.count)
     for p in newOutline.groupPositions {
       expanded[p] = wasExpanded[newOutline.id(at: p)] ?? newOutline.expandedInFile(at: p) ?? false
@@ -471,21 +477,24 @@ public struct OutlineState: Sendable {
     // The focus follows its id, and is dropped when the id left the file.
     focus = focusID.flatMap { outline.position(of: $0) }
     if let query { applyFilter(query, heights: newHeights) } else { rebuildIndex(heights: newHeights) }
+    // Only what a host is shown counts (PROTOCOL §8: a write that changes
+    // nothing observable keeps the version): the visible list item by item,
+    // and the layout. A hidden item's text or a group's `expanded` in the
+    // file under the user's own state are not shown.
     let changes = Self.diff(old, self)
-    if !changes.isEmpty || old.layout != layout || old.heights != heights || old.outline.items != outline.items {
+    if !changes.isEmpty || old.layout != layout {
       version = old.version + 1
     }
     return changes
   }
 
-  /// The delete/insert pair between the common prefix and suffix of two visible lists.
+  /// The delete/insert pair between the common prefix and suffix of two
+  /// visible lists, comparing items by what a host is shown of each
+  /// (see ``shownSame(_:_:_:_:)``).
   private static func diff(_ a: OutlineState, _ b: OutlineState) -> [OutlineChange] {
     let x = a.visibleItems(start: 0, count: a.total)
     let y = b.visibleItems(start: 0, count: b.total)
-    func same(_ u: VisibleItem, _ v: VisibleItem) -> Bool {
-      u.height == v.height && u.expanded == v.expanded
-        && Outline.sameItem(a.outline, u.position, b.outline, v.position, positional: false)
-    }
+    func same(_ u: VisibleItem, _ v: VisibleItem) -> Bool { shownSame(a, u, b, v) }
     var prefix = 0
     while prefix < x.count, prefix < y.count, same(x[prefix], y[prefix]) { prefix += 1 }
     var suffix = 0
@@ -500,6 +509,15 @@ public struct OutlineState: Sendable {
     if deleted > 0 { changes.append(OutlineChange(.delete, start: prefix, count: deleted)) }
     if inserted > 0 { changes.append(OutlineChange(.insert, start: prefix, count: inserted)) }
     return changes
+  }
+
+  /// Whether visible item `u` of `a` and `v` of `b` show the same in a
+  /// `visibleRows` answer: height, `expanded`, `isLastChild` as shown, and
+  /// the item's own fields. `top`, `index` and `parent` follow from the list
+  /// (an item's parent is the nearest item before it one level up).
+  private static func shownSame(_ a: OutlineState, _ u: VisibleItem, _ b: OutlineState, _ v: VisibleItem) -> Bool {
+    u.height == v.height && u.expanded == v.expanded && a.isLastChild(u.position) == b.isLastChild(v.position)
+      && Outline.sameItem(a.outline, u.position, b.outline, v.position, positional: false)
   }
 
   // MARK: Policy `single`

@@ -1,11 +1,14 @@
+import Foundation
 import JSONRPC
+import OutlineModel
 
 /// What the command line asks for (`outline-server --help`).
 public enum Command: Equatable, Sendable {
   /// Serve JSON-RPC on stdin/stdout.
   case serve(ServerOptions)
-  /// `render FILE [--width N] [--expand all|ID,...]`: print the visible outline.
-  case render(file: String, width: Int?, expand: [String]?)
+  /// `render FILE [--width N] [--expand all|ID,...]`: print the visible outline; with
+  /// `--font`, the lines a font layout made (``RenderFont``).
+  case render(file: String, width: Int?, expand: [String]?, font: RenderFont? = nil)
   /// `--help` (or `-h`, `help`): print ``usage`` on stdout.
   case help
   /// `--version`: print `outline-server VERSION` on stdout.
@@ -16,7 +19,26 @@ extension ServerOptions: Equatable {
   /// Field by field.
   public static func == (a: ServerOptions, b: ServerOptions) -> Bool {
     a.framing == b.framing && a.maxMessageBytes == b.maxMessageBytes && a.maxNodes == b.maxNodes
-      && a.logLevel == b.logLevel && a.stateDirectory == b.stateDirectory
+      && a.logLevel == b.logLevel && a.stateDirectory == b.stateDirectory && a.clientProcessID == b.clientProcessID
+  }
+}
+
+/// `render --font FAMILY[,FAMILY…] --size N --width PX [--weight N] [--style normal|italic]
+/// [--counts]`: lay the outline out in unit `font` (PROTOCOL §10) and print, for each visible
+/// item, each text's lines (or their count).
+public struct RenderFont: Equatable, Sendable {
+  /// Families, size, weight and style.
+  public var font: FontDescription
+  /// The pane width in px; a text wraps at it less the file's indent × depth and padding.
+  public var width: Double
+  /// Print one line per text with its number of lines, instead of the lines.
+  public var countsOnly: Bool
+
+  /// A font rendering of `width` px.
+  public init(font: FontDescription, width: Double, countsOnly: Bool = false) {
+    self.font = font
+    self.width = width
+    self.countsOnly = countsOnly
   }
 }
 
@@ -33,8 +55,10 @@ extension Command {
   public static let usage = """
     Usage:
       outline-server [--framing lsp|ndjson] [--max-message-bytes N] [--max-nodes N] [--log-level LEVEL]
-                     [--state-dir DIR]
+                     [--state-dir DIR] [--stdio] [--clientProcessId N]
       outline-server render FILE [--width N] [--expand all|ID,...]
+      outline-server render FILE --font FAMILY[,FAMILY...] --size PX --width PX [--weight N]
+                     [--style normal|italic] [--counts] [--expand all|ID,...]
       outline-server --help | --version
 
     Serves collapsible outlines over JSON-RPC 2.0 on stdin/stdout (LSP framing by default).
@@ -46,10 +70,23 @@ extension Command {
       --log-level LEVEL        error, warn (default), info or debug; logs go to stderr
       --state-dir DIR          where view state is saved between sessions
                                (default $XDG_STATE_HOME/outline-server or ~/.local/state/outline-server)
+      --stdio                  talk over stdin/stdout: the only transport, accepted as LSP clients pass it
+      --clientProcessId N      exit (status 1) when process N is gone, checked every few seconds,
+                               as initialize's processId also asks; --clientProcessId=N works too
 
     render prints the visible outline of FILE as a pane would show it:
       --width N                pane width in cells (default: the file's layout width, else 80)
       --expand all|ID,...      open every group, or the groups with these ids
+
+    render --font lays the outline out in unit font (real fonts, as a browser breaks lines) and
+    prints, for each visible item, one line per laid-out line: ID, a tab, title or detail, a tab,
+    the line (tabs expanded). A text wraps at the width less the file's indent x depth and padding.
+      --font FAMILY,...        font families in order of preference (CSS font-family)
+      --size PX                font size in px
+      --width PX               pane width in px
+      --weight N               100 to 900 (default 400)
+      --style normal|italic    (default normal)
+      --counts                 print ID, a tab, title or detail, a tab, the number of lines
 
     """
 
@@ -66,6 +103,10 @@ extension Command {
       guard let n = Int(v), n > 0 else { throw UsageError("\(flag) needs a positive integer, got \"\(v)\"") }
       return n
     }
+    func processID(_ flag: String, _ v: String) throws(UsageError) -> Int32 {
+      guard let n = Int32(v), n > 0 else { throw UsageError("\(flag) needs a process id, got \"\(v)\"") }
+      return n
+    }
     guard let first = args.first else { return .serve(ServerOptions()) }
     switch first {
     case "--help", "-h", "help": return .help
@@ -73,11 +114,41 @@ extension Command {
     case "render":
       _ = it.next()
       var file: String? = nil
-      var width: Int? = nil
+      var width: String? = nil
       var expand: [String]? = nil
+      var families: [String]? = nil
+      var size: Double? = nil
+      var weight: Int? = nil
+      var style: FontStyle? = nil
+      var counts = false
+      func number(_ flag: String, _ v: String, max: Double) throws(UsageError) -> Double {
+        guard let d = Double(v), d.isFinite, d > 0, d <= max else {
+          throw UsageError("\(flag) needs a positive number of px, got \"\(v)\"")
+        }
+        return d
+      }
       while let a = it.next() {
         switch a {
-        case "--width": width = try positive(a)
+        case "--width": width = try value(a)
+        case "--font":
+          let v = try value(a)
+          let names = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+          guard !names.isEmpty else { throw UsageError("--font needs family names, got \"\(v)\"") }
+          families = names
+        case "--size": size = try number(a, try value(a), max: LayoutLimits.maxFontSize)
+        case "--weight":
+          let v = try value(a)
+          guard let n = Int(v), FontDescription.weights.contains(n) else {
+            throw UsageError("--weight needs an integer from 100 to 900, got \"\(v)\"")
+          }
+          weight = n
+        case "--style":
+          let v = try value(a)
+          guard let s = FontStyle(rawValue: v) else {
+            throw UsageError("--style must be normal or italic, got \"\(v)\"")
+          }
+          style = s
+        case "--counts": counts = true
         case "--expand":
           let v = try value(a)
           let ids = v.split(separator: ",").map(String.init)
@@ -90,7 +161,25 @@ extension Command {
         }
       }
       guard let file else { throw UsageError("render needs a FILE") }
-      return .render(file: file, width: width, expand: expand)
+      guard let families else {
+        if size != nil || weight != nil || style != nil || counts {
+          throw UsageError("--size, --weight, --style and --counts need --font")
+        }
+        var cells: Int? = nil
+        if let width {
+          guard let n = Int(width), n > 0 else {
+            throw UsageError("--width needs a positive integer, got \"\(width)\"")
+          }
+          cells = n
+        }
+        return .render(file: file, width: cells, expand: expand)
+      }
+      guard let size else { throw UsageError("--font needs --size") }
+      guard let width else { throw UsageError("--font needs --width") }
+      let px = try number("--width", width, max: LayoutLimits.maxLength)
+      let font = FontDescription(families: families, size: size, weight: weight ?? 400, style: style ?? .normal)
+      return .render(
+        file: file, width: nil, expand: expand, font: RenderFont(font: font, width: px, countsOnly: counts))
     default:
       var o = ServerOptions()
       while let a = it.next() {
@@ -102,6 +191,10 @@ extension Command {
         case "--max-message-bytes": o.maxMessageBytes = try positive(a)
         case "--max-nodes": o.maxNodes = try positive(a)
         case "--state-dir": o.stateDirectory = try value(a)
+        case "--stdio": break
+        case "--clientProcessId": o.clientProcessID = try processID(a, try value(a))
+        case _ where a.hasPrefix("--clientProcessId="):
+          o.clientProcessID = try processID("--clientProcessId", String(a.dropFirst("--clientProcessId=".count)))
         case "--log-level":
           let v = try value(a)
           guard let l = Logger.Level(name: v) else {

@@ -3,7 +3,7 @@ import OutlineModel
 /// Draws the visible list of an outline as plain text, as a person sees it
 /// in a terminal pane: `▸`/`▾` arrows on headers with their active/row
 /// counts ("3/10"), `●`/`○` for active and inactive rows, titles and details
-/// wrapped by the same ``TextMeasurer`` the server's `auto` heights use.
+/// wrapped by the same ``LineBreaker`` the server's `auto` heights use.
 ///
 /// Each item takes exactly as many lines as its height in the layout (cells,
 /// line height 1): padding lines, then its text lines, cut or filled to the
@@ -40,7 +40,7 @@ public struct OutlineRenderer {
     var out = ""
     if let title = state.outline.title { out += TerminalText.printable(title) + "\n" }
     let layout = state.layout
-    let heights = RowHeights(layout: layout, widths: state.widths)
+    let heights = RowHeights(layout: layout, lineBreaker: state.lineBreaker)
     let top = Int(layout.padding.top.rounded(.down))
     let outline = state.outline
     for v in state.visibleItems(start: 0, count: state.total) {
@@ -50,12 +50,9 @@ public struct OutlineRenderer {
       let depth = outline.depth(at: p)
       let indent = String(repeating: " ", count: Int(layout.indent * Double(depth)))
       let pad = String(repeating: " ", count: max(0, Int(layout.padding.left) - 2))
-      let width = heights.wrapWidth(depth: depth)
       var text: [String] = []
       func wrapped(_ s: String?, atLeastOne: Bool) -> [String] {
-        guard let s, !s.isEmpty else { return atLeastOne ? [""] : [] }
-        let lines = heights.measurer.lines(s, width: width).map { expandTabs($0, heights.measurer) }
-        return layout.maxLines.map { Array(lines.prefix($0)) } ?? lines
+        heights.drawnLines(s, depth: depth, atLeastOne: atLeastOne)
       }
       if isGroup {
         var header = outline.title(at: p)
@@ -74,25 +71,6 @@ public struct OutlineRenderer {
         let lead = i == min(top, lines.count - 1) ? marker : "  "
         let drawn = indent + lead + pad + TerminalText.printable(line)
         out += (line.isEmpty && i != min(top, lines.count - 1) ? "" : drawn) + "\n"
-      }
-    }
-    return out
-  }
-
-  /// `line` with each tab replaced by the spaces it advances by (from the line's start).
-  private func expandTabs(_ line: Substring, _ measurer: TextMeasurer) -> String {
-    guard line.contains("\t") else { return String(line) }
-    var out = ""
-    var x: Double = 0
-    for c in line {
-      if c == "\t" {
-        let stop = Double(max(1, measurer.tabSize)) * measurer.narrowWidth
-        let next = ((x / stop).rounded(.down) + 1) * stop
-        out += String(repeating: " ", count: Int((next - x).rounded()))
-        x = next
-      } else {
-        out.append(c)
-        x += measurer.width(of: Substring(String(c)))
       }
     }
     return out

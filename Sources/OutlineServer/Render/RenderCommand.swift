@@ -4,7 +4,8 @@ import OutlineYAML
 
 /// `outline-server render FILE [--width N] [--expand all|ID,...]`: loads a
 /// file through the same loader and engine as the server and draws it with
-/// ``OutlineRenderer``.
+/// ``OutlineRenderer``; with `--font`, prints the lines the font layout made
+/// (``fontLines(_:countsOnly:)``).
 public enum RenderCommand {
   /// What the command prints and its exit status.
   public struct Output: Equatable {
@@ -23,12 +24,15 @@ public enum RenderCommand {
   ///   - width: the pane width in cells; `nil` takes the file's layout width, else 80.
   ///   - expand: `nil` keeps the file's `expanded:` values; `[]` (`--expand all`) opens every
   ///     group; ids open those groups.
-  ///   - widths: classifies grapheme clusters; Unicode's tables (UAX #11, UTS #51) by default.
+  ///   - font: `--font` and its options: lay out in unit `font` and print lines, not the pane.
+  ///   - lineBreakers: makes the layout's line breaker: the server's (fonts for unit `font`,
+  ///     Unicode's tables for cells) by default.
   /// - Returns: the text to print and the exit status: 1 when the file is missing, a directory,
   ///   unreadable or has errors; 64 (`EX_USAGE`) for an id that names no group, or for
   ///   `--expand all` under `expansion: single`; else 0, with warnings on ``Output/stderr``.
   public static func run(
-    file: String, width: Int?, expand: [String]?, widths: any ClusterWidthTable = UnicodeClusterWidths()
+    file: String, width: Int?, expand: [String]?, font: RenderFont? = nil,
+    lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers()
   ) -> Output {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -46,9 +50,14 @@ public enum RenderCommand {
     let formatter = DiagnosticFormatter(path: file, text: SourceText(bytes))
     var stderr = result.diagnostics.map(formatter.format).joined()
     guard let outline = result.outline else { return Output(stdout: "", stderr: stderr, status: 1) }
-    var state = OutlineState(
-      outline: outline, layout: OutlineRenderer.layout(file: outline.layout, width: width.map(Double.init)),
-      widths: widths)
+    var layout = OutlineRenderer.layout(file: outline.layout, width: width.map(Double.init))
+    if let font {
+      layout = outline.layout
+      layout.unit = .font
+      layout.font = font.font
+      layout.width = font.width
+    }
+    var state = OutlineState(outline: outline, layout: layout, lineBreakers: lineBreakers)
     stderr += state.warnings.map(formatter.format).joined()
     if let expand {
       if expand.isEmpty {
@@ -67,6 +76,36 @@ public enum RenderCommand {
         }
       }
     }
+    if let font { return Output(stdout: fontLines(state, countsOnly: font.countsOnly), stderr: stderr, status: 0) }
     return Output(stdout: OutlineRenderer(state: state).render(), stderr: stderr, status: 0)
+  }
+
+  /// The lines of every visible item's texts as the layout broke them: for
+  /// each laid-out line, `ID<TAB>title<TAB>line` (or `detail`), tabs in the
+  /// line expanded to spaces, `maxLines` applied; with `countsOnly`, one
+  /// `ID<TAB>title<TAB>N` per text instead. A row's empty or absent detail
+  /// prints nothing; a title is at least one (empty) line. Characters a
+  /// terminal acts on are left out (``TerminalText``).
+  /// - Complexity: O(visible items + their text).
+  static func fontLines(_ state: OutlineState, countsOnly: Bool) -> String {
+    let heights = RowHeights(layout: state.layout, lineBreaker: state.lineBreaker)
+    let outline = state.outline
+    var out = ""
+    for v in state.visibleItems(start: 0, count: state.total) {
+      let p = v.position
+      let id = TerminalText.printable(outline.id(at: p)).replacingOccurrences(of: "\t", with: " ")
+      let depth = outline.depth(at: p)
+      var texts: [(String, String?, Bool)] = [("title", outline.title(at: p), true)]
+      if !outline.isGroup(at: p) { texts.append(("detail", outline.detail(at: p), false)) }
+      for (field, text, atLeastOne) in texts {
+        let lines = heights.drawnLines(text, depth: depth, atLeastOne: atLeastOne)
+        if countsOnly {
+          if !lines.isEmpty { out += "\(id)\t\(field)\t\(lines.count)\n" }
+        } else {
+          for line in lines { out += "\(id)\t\(field)\t\(TerminalText.printable(line))\n" }
+        }
+      }
+    }
+    return out
   }
 }

@@ -1,0 +1,103 @@
+import JSONRPC
+
+/// Reads the named params of a request, turning every missing or wrongly
+/// typed field into `-32602 InvalidParams` with a message that names it
+/// (`"uri" is missing`, `"start" must be a non-negative integer`).
+///
+/// `params` omitted or `null` reads as an empty object; an array is refused
+/// (PROTOCOL §8: named params only).
+struct ParamsReader {
+  let object: [String: JSONValue]
+  /// Prefix of field names in messages, e.g. `viewport.` for a nested object.
+  let path: String
+
+  init(_ params: JSONValue?, path: String = "") throws(ResponseError) {
+    self.path = path
+    switch params {
+    case nil, .null?:
+      object = [:]
+    case .object(let o)?:
+      object = o
+    default:
+      let what = path.isEmpty ? "params" : "\"\(path.dropLast())\""
+      throw .invalidParams("\(what) must be an object")
+    }
+  }
+
+  private func name(_ key: String) -> String { "\"\(path)\(key)\"" }
+
+  /// The value of `key`, treating `null` as absent.
+  func value(_ key: String) -> JSONValue? {
+    guard let v = object[key], !v.isNull else { return nil }
+    return v
+  }
+
+  func has(_ key: String) -> Bool { value(key) != nil }
+
+  func fail(_ key: String, _ what: String) -> ResponseError {
+    .invalidParams("\(name(key)) \(what)")
+  }
+
+  func string(_ key: String) throws(ResponseError) -> String {
+    guard let v = value(key) else { throw fail(key, "is missing") }
+    guard case .string(let s) = v else { throw fail(key, "must be a string") }
+    return s
+  }
+
+  func optionalString(_ key: String) throws(ResponseError) -> String? {
+    guard has(key) else { return nil }
+    return try string(key)
+  }
+
+  func optionalBool(_ key: String) throws(ResponseError) -> Bool? {
+    guard let v = value(key) else { return nil }
+    guard case .bool(let b) = v else { throw fail(key, "must be true or false") }
+    return b
+  }
+
+  /// An integer from `min` to `max`.
+  func optionalInt(_ key: String, min: Int = 0, max: Int64 = Int64(Int32.max) * 1024) throws(ResponseError) -> Int? {
+    guard let v = value(key) else { return nil }
+    guard case .int(let i) = v, i >= min else {
+      throw fail(key, min == 0 ? "must be a non-negative integer" : "must be an integer ≥ \(min)")
+    }
+    guard i <= max else { throw fail(key, "must be ≤ \(max)") }
+    return Int(i)
+  }
+
+  func number(_ key: String) throws(ResponseError) -> Double {
+    guard let v = value(key) else { throw fail(key, "is missing") }
+    guard let d = v.doubleValue, d.isFinite else { throw fail(key, "must be a number") }
+    return d
+  }
+
+  func optionalNumber(_ key: String, min: Double? = nil, above: Double? = nil, max: Double? = nil)
+    throws(ResponseError) -> Double?
+  {
+    guard has(key) else { return nil }
+    let d = try number(key)
+    if let max, d > max { throw fail(key, "must be ≤ \(Self.format(max))") }
+    if let min, d < min { throw fail(key, "must be ≥ \(Self.format(min))") }
+    if let above, d <= above { throw fail(key, "must be > \(Self.format(above))") }
+    return d
+  }
+
+  func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ResponseError) -> E?
+  where E.RawValue == String {
+    guard let s = try optionalString(key) else { return nil }
+    guard let e = E(rawValue: s) else {
+      throw fail(key, "must be one of " + E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+    }
+    return e
+  }
+
+  func optionalObject(_ key: String) throws(ResponseError) -> ParamsReader? {
+    guard let v = value(key) else { return nil }
+    guard case .object = v else { throw fail(key, "must be an object") }
+    return try ParamsReader(v, path: path + key + ".")
+  }
+
+  static func format(_ d: Double) -> String {
+    d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+  }
+}

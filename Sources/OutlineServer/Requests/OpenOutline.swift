@@ -1,0 +1,121 @@
+import Foundation
+import JSONRPC
+import OutlineModel
+
+/// `openOutline {uri, text?, policy?, layout?, watch?, workDoneToken?}`
+/// (PROTOCOL §3) → `{version, total, groupCount, rowCount, diagnostics}`.
+///
+/// Errors in the text are `-32011` with `data.diagnostics`; an unreadable
+/// file is `-32013`. Opening an open uri replaces its outline: under the
+/// same policy as `changeOutline` does; under another, the view is rebuilt
+/// and the user's expansion, focus, scroll and filter are kept by id.
+struct OpenOutlineRequest: OutlineDocumentRequest {
+  static let method = "openOutline"
+
+  let uri: String
+  var text: String?
+  var policy: ExpansionPolicy?
+  var layout: LayoutOverrides?
+  var watch: Bool
+  /// `$/progress` is sent under this token (a string or an integer).
+  var workDoneToken: JSONValue?
+
+  init(_ p: ParamsReader) throws(ResponseError) {
+    let uri = try p.string("uri")
+    self.uri = uri
+    text = try p.optionalString("text")
+    policy = try p.optionalEnum("policy", ExpansionPolicy.self)
+    layout = try p.optionalObject("layout").map { l throws(ResponseError) in try LayoutFields.read(l) }
+    watch = try p.optionalBool("watch") ?? false
+    if watch {
+      guard URL(string: uri)?.isFileURL == true else { throw .invalidParams("\"watch\" needs a file: uri") }
+    }
+    workDoneToken = p.value("workDoneToken")
+    if let token = workDoneToken, token.stringValue == nil && token.intValue == nil {
+      throw p.fail("workDoneToken", "must be a string or an integer")
+    }
+  }
+
+  func run(on server: OutlineServer, cancellation: CancellationToken) throws(ResponseError) -> Result {
+    let source = try server.source(uri: uri, text: text)
+    let progress = workDoneToken.map {
+      WorkDoneProgress(token: $0, title: "Opening \(uri)", send: server.sendNotification)
+    }
+    progress?.begin()
+    let loaded: OutlineServer.Loaded
+    do {
+      loaded = try server.load(source, cancellation: cancellation, progress: progress.map { p in { p.report($0) } })
+    } catch {
+      progress?.end()
+      throw error
+    }
+    progress?.end()
+    guard let outline = loaded.outline else {
+      throw server.invalidOutline(loaded)
+    }
+    let path = ViewStateStore.realPath(ofURI: uri)
+    let hostLayout = server.documents[uri]?.state.hostLayout ?? LayoutOverrides()
+    try LayoutFields.checkFont(outline.layout.merged(with: hostLayout).merged(with: layout ?? LayoutOverrides()))
+    var state: OutlineState
+    if let previous = server.documents[uri], policy == nil || policy == previous.state.policy {
+      // Re-opening under the same policy is a new text for the same outline,
+      // as changeOutline: expansion, filter, focus, scroll and the host's
+      // layout stay; a `layout` is applied as setLayout; the version moves
+      // only if something shown changed.
+      state = previous.state
+      _ = state.replace(with: outline)
+      if let layout { _ = state.setLayout(layout) }
+    } else {
+      state = OutlineState(
+        outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), lineBreakers: server.lineBreakers)
+      if let previous = server.documents[uri] {
+        // Another policy: the file's defaults under it, then the user's view.
+        let old = previous.state
+        state.restoreView(
+          expansion: old.expansionByID, focus: old.focus.map { old.outline.id(at: $0) }, scrollTop: old.scrollTop,
+          after: old.version)
+        if let query = old.filterQuery { _ = state.filter(query) }
+      } else if let path, let saved = server.viewStates?.load(path: path) {
+        // The user's saved view wins over the file's defaults; ids that left the file are dropped.
+        var byID: [String: Bool] = [:]
+        for id in saved.collapsed { byID[id] = false }
+        for id in saved.expanded { byID[id] = true }
+        state.restoreView(expansion: byID, focus: saved.focus, scrollTop: saved.scrollTop, after: 0)
+      }
+    }
+    try cancellation.check()
+    server.documents[uri] = OpenDocument(uri: uri, state: state, path: path)
+    server.log.info(
+      "opened \(uri): \(outline.groupCount) groups, \(outline.rowCount) rows, \(outline.textBytes) bytes of text"
+        + (watch ? ", watched" : ""))
+    if watch, let path {
+      server.watcher.watch(uri, path: path)
+    } else {
+      server.watcher.unwatch(uri)
+    }
+    return Result(
+      version: state.version, total: state.total, groupCount: outline.groupCount, rowCount: outline.rowCount,
+      diagnostics: server.lspDiagnostics(loaded.diagnostics + state.warnings, loaded.text))
+  }
+
+  /// `{version, total, groupCount, rowCount, diagnostics}`.
+  struct Result: JSONWritable {
+    var version: Int
+    /// Length of the visible list.
+    var total: Int
+    var groupCount: Int
+    var rowCount: Int
+    /// The warnings (a text with errors is `-32011`).
+    var diagnostics: [LSPDiagnostic]
+
+    func write(to json: inout JSONWriter) {
+      json.object { json in
+        json.member("version", version)
+        json.member("total", total)
+        json.member("groupCount", groupCount)
+        json.member("rowCount", rowCount)
+        json.member("diagnostics", diagnostics)
+      }
+    }
+  }
+}

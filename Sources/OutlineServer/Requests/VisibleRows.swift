@@ -1,0 +1,140 @@
+import JSONRPC
+import OutlineModel
+
+/// `visibleRows {uri, start?, count?, viewport?: {top, height}, include?}`
+/// (PROTOCOL §4) → `{version, total, contentHeight, rows}`: a window of the
+/// visible list, or the rows that intersect the viewport; at most 10,000
+/// rows. With `include: ["lines"]` (PROTOCOL §9) each row carries `lines`:
+/// its texts as the layout's line breaker broke them to count its height.
+struct VisibleRowsRequest: OutlineDocumentRequest {
+  static let method = "visibleRows"
+  static let changesViewState = true
+  /// The most rows one `visibleRows` or `rowHeights` answer carries.
+  static let maxRows = 10_000
+
+  let uri: String
+  var start: Int
+  var count: Int
+  /// `[top, top + height)`: wins over `start` and `count`.
+  var viewport: (top: Double, height: Double)?
+  /// Whether `include` asks for `lines`.
+  var includesLines = false
+
+  init(_ p: ParamsReader) throws(ResponseError) {
+    uri = try p.string("uri")
+    start = try p.optionalInt("start") ?? 0
+    count = min(try p.optionalInt("count") ?? Self.maxRows, Self.maxRows)
+    if let v = try p.optionalObject("viewport") {
+      let top = try v.number("top")
+      let height = try v.number("height")
+      guard height >= 0 else { throw v.fail("height", "must be ≥ 0") }
+      viewport = (top, height)
+    }
+    if let include = p.value("include") {
+      guard case .array(let names) = include else { throw p.fail("include", "must be an array") }
+      for (i, name) in names.enumerated() {
+        guard case .string("lines") = name else { throw p.fail("include[\(i)]", "must be \"lines\"") }
+        includesLines = true
+      }
+    }
+  }
+
+  func run(on server: OutlineServer, cancellation: CancellationToken) throws(ResponseError) -> Result {
+    let doc = try document(on: server)
+    let items: [VisibleItem]
+    if let viewport {
+      items = doc.state.visibleItems(viewportTop: viewport.top, height: viewport.height, limit: Self.maxRows)
+      doc.viewportHeight = viewport.height
+      doc.state.scrollTop = max(0, viewport.top)
+    } else {
+      items = doc.state.visibleItems(start: start, count: count)
+    }
+    return Result(state: doc.state, rows: items, includesLines: includesLines)
+  }
+
+  /// `{version, total, contentHeight, rows: [Row]}`, each row written straight
+  /// from the model when the reply is written.
+  struct Result: JSONWritable {
+    /// The state the rows are read from (a copy: it shares the outline's storage).
+    var state: OutlineState
+    var rows: [VisibleItem]
+    /// Whether each row carries `lines`.
+    var includesLines = false
+
+    func write(to json: inout JSONWriter) {
+      let heights = includesLines ? RowHeights(layout: state.layout, lineBreaker: state.lineBreaker) : nil
+      json.object { json in
+        json.member("version", state.version)
+        json.member("total", state.total)
+        json.member("contentHeight", state.contentHeight)
+        json.key("rows")
+        json.array { json in
+          for v in rows { Self.writeRow(v, state, lines: heights, to: &json) }
+        }
+      }
+    }
+
+    /// `lines: {title: [string], detail?: [string]}` (PROTOCOL §9): each text
+    /// as `heights` broke it (tabs expanded, the spaces at a break dropped,
+    /// `maxLines` applied); a row's absent or empty detail is left out.
+    static func writeLines(_ p: Int, _ outline: Outline, _ heights: RowHeights, to json: inout JSONWriter) {
+      let depth = outline.depth(at: p)
+      json.key("lines")
+      json.object { json in
+        json.member("title", heights.drawnLines(outline.title(at: p), depth: depth, atLeastOne: true))
+        if !outline.isGroup(at: p) {
+          let detail = heights.drawnLines(outline.detail(at: p), depth: depth, atLeastOne: false)
+          if !detail.isEmpty { json.member("detail", detail) }
+        }
+      }
+    }
+
+    /// A Row of PROTOCOL §4: `{index, id, kind, depth, parent, title, top,
+    /// height, isLastChild}`, a group adding `{badge?, expanded, childCount,
+    /// rowCount, activeCount}`, a row `{detail?, icon?, data?, active,
+    /// emphasis}`, and `lines` when `lines` is given; optional fields are left
+    /// out when absent. Texts are written from the outline's UTF-8 storage,
+    /// no `String` made.
+    static func writeRow(_ v: VisibleItem, _ state: OutlineState, lines: RowHeights? = nil, to json: inout JSONWriter) {
+      let outline = state.outline
+      let p = v.position
+      json.object { json in
+        json.member("index", v.index)
+        json.key("id")
+        outline.withIDUTF8(at: p) { json.value(utf8: $0) }
+        json.member("kind", outline.kind(at: p).rawValue)
+        json.member("depth", outline.depth(at: p))
+        json.key("parent")
+        if let parent = outline.parent(at: p) {
+          outline.withIDUTF8(at: parent) { json.value(utf8: $0) }
+        } else {
+          json.null()
+        }
+        json.key("title")
+        outline.withTitleUTF8(at: p) { json.value(utf8: $0) }
+        json.member("top", v.top)
+        json.member("height", v.height)
+        json.member("isLastChild", state.isLastChild(p))
+        if let lines { writeLines(p, outline, lines, to: &json) }
+        if outline.isGroup(at: p) {
+          json.member("badge", ifPresent: outline.badge(at: p))
+          json.member("expanded", v.expanded)
+          json.member("childCount", outline.childCount(at: p))
+          json.member("rowCount", outline.rowCount(at: p))
+          json.member("activeCount", outline.activeCount(at: p))
+        } else {
+          outline.withDetailUTF8(at: p) { detail in
+            if let detail {
+              json.key("detail")
+              json.value(utf8: detail)
+            }
+          }
+          json.member("icon", ifPresent: outline.icon(at: p))
+          if let data = outline.data(at: p) { json.member("data", data) }
+          json.member("active", outline.active(at: p))
+          json.member("emphasis", outline.emphasis(at: p))
+        }
+      }
+    }
+  }
+}
