@@ -56,7 +56,11 @@ class Server:
             encoding="utf-8",
         )
         self.next_id = 0
-        self.call("initialize", {"capabilities": {"general": {"positionEncodings": ["utf-32"]}}})
+        self.initialized = self.call("initialize", {"capabilities": {"general": {"positionEncodings": ["utf-32"]}}})
+
+    def units(self):
+        """The layout units the server offers (initialize's capabilities.units)."""
+        return self.initialized.get("capabilities", {}).get("units", [])
 
     def call(self, method, params):
         self.next_id += 1
