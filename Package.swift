@@ -16,12 +16,20 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"])]
     ),
+    // simdjson, from Debian's libsimdjson-dev, through pkg-config (C++).
+    .systemLibrary(
+      name: "CLibSimdJSON",
+      pkgConfig: "simdjson",
+      providers: [.apt(["libsimdjson-dev"])]
+    ),
+    // simdjson's DOM parser behind a C header: the only code that sees C++.
+    .target(name: "CSimdJSON", dependencies: ["CLibSimdJSON"]),
     // The outline model: plain Swift, no JSON, no C.
     .target(name: "OutlineModel"),
     // The YAML group-definition loader: the only target that sees C.
     .target(name: "OutlineYAML", dependencies: ["OutlineModel", "CLibYAML"]),
     // JSON-RPC 2.0 with LSP framing: knows nothing of outlines.
-    .target(name: "JSONRPC"),
+    .target(name: "JSONRPC", dependencies: ["CSimdJSON"]),
     // The server: wires the model to the transport.
     .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
     .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),
@@ -34,5 +42,6 @@ let package = Package(
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
     .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer"]),
     .testTarget(name: "EndToEndTests", dependencies: ["JSONRPC", "outline-server"]),
-  ]
+  ],
+  cxxLanguageStandard: .cxx17
 )
