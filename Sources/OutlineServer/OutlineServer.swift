@@ -87,7 +87,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
       token.stringValue != nil || token.intValue != nil
     else { return }
     let uri = message.params?["uri"]?.stringValue ?? ""
-    let progress = WorkDoneProgress(token: token, title: "Opening \(uri)", send: sendNotification)
+    let progress = WorkDoneProgress(token: token.jsonValue, title: "Opening \(uri)", send: sendNotification)
     progress.begin()
     progress.end()
   }
@@ -100,14 +100,14 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     if message.method == "initialize" {
       guard !initialized else { throw ResponseError(code: .invalidRequest, message: "initialize was already received") }
       guard !shutdownRequested else { throw afterShutdown() }
-      return try initialize(Params(message.params))
+      return try initialize(Params(message.params?.jsonValue))
     }
     guard initialized else {
       throw ResponseError(code: .serverNotInitialized, message: "the server is not initialized: send initialize first")
     }
     guard !shutdownRequested else { throw afterShutdown() }
     guard Self.methodNames.contains(message.method) else { throw .methodNotFound(message.method) }
-    return try dispatch(message.method, Params(message.params), message.cancellation)
+    return try dispatch(message.method, Params(message.params?.jsonValue), message.cancellation)
   }
 
   private func afterShutdown() -> ResponseError {

@@ -13,7 +13,7 @@ final class RecordingHandler: MessageHandler {
     seen.withLock { $0.append(message.method) }
     switch message.method {
     case "echo":
-      return message.params ?? .null
+      return message.params?.jsonValue ?? .null
     case "block":
       started.signal()
       release.wait()

@@ -185,7 +185,7 @@ public final class Connection: Sendable {
 
   /// `$/cancelRequest {id}` (LSP 3.17 §Cancellation Support): marks the token of a queued
   /// or running request; anything else is ignored.
-  private func cancel(_ params: JSONValue?) {
+  private func cancel(_ params: JSONElement?) {
     guard let raw = params?["id"], let id = RequestID(raw) else {
       log.debug("ignoring $/cancelRequest without a valid id")
       return

@@ -11,7 +11,7 @@ extension IncomingMessage {
   /// - Throws: ``ResponseError`` with ``ErrorCode/invalidParams``.
   public func decodeParams<T: Decodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
     do {
-      return try (params ?? .object([:])).decode(T.self)
+      return try (params?.jsonValue ?? .object([:])).decode(T.self)
     } catch let error as DecodingError {
       throw ResponseError.invalidParams(Self.describe(error))
     } catch {
