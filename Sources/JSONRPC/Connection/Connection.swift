@@ -21,9 +21,10 @@ public enum RunEnd: Sendable, Equatable {
 /// §Base Protocol).
 ///
 /// - A reader thread does blocking `read(2)` on `input`, frames, decodes and validates
-///   each body. `$/cancelRequest {id}` is acted on there, ahead of the queue: the
-///   ``CancellationToken`` of that id is marked if the request is queued or running; an
-///   unknown id is ignored. `$/cancelRequest` never reaches the handler.
+///   each body (parsed in place in the framer's buffer by one reused ``JSONParser``; the
+///   worker gets a ``JSONDocument`` of its own). `$/cancelRequest {id}` is acted on
+///   there, ahead of the queue: the ``CancellationToken`` of that id is marked if the
+///   request is queued or running; an unknown id is ignored. `$/cancelRequest` never reaches the handler.
 /// - Everything else goes, in the order received, to ONE serial worker that calls the
 ///   ``MessageHandler`` and writes the reply, so replies leave in the order the requests
 ///   came. A request already cancelled when its turn comes is answered `-32800` without
@@ -101,6 +102,9 @@ public final class Connection: Sendable {
 
   private func readLoop(handler: some MessageHandler) -> RunEnd {
     var framer = framing.makeFramer(maxMessageBytes: maxMessageBytes)
+    // Each body is parsed in place in the framer's buffer, before the next push.
+    let parser = JSONParser()
+    let decode = { (body: PaddedBytes) in Message.decodeBody(body, parser: parser) }
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
@@ -111,12 +115,12 @@ public final class Connection: Sendable {
       }
       do {
         if n == 0 {
-          if let body = try framer.finish() { dispatch(body, handler: handler) }
+          if let decoded = try framer.withFinalBody(decode) { dispatch(decoded, handler: handler) }
           return .endOfInput
         }
         framer.push(chunk[0..<n])
-        while let body = try framer.next() {
-          dispatch(body, handler: handler)
+        while let decoded = try framer.withNextBody(decode) {
+          dispatch(decoded, handler: handler)
         }
       } catch {
         if n == 0 {
@@ -135,11 +139,11 @@ public final class Connection: Sendable {
     case replyNull(RequestID)
   }
 
-  /// Runs on the reader: decodes a body, acts on cancellations, queues the rest.
-  private func dispatch(_ body: [UInt8], handler: some MessageHandler) {
+  /// Runs on the reader: acts on the cancellations of a decoded body, queues the rest.
+  private func dispatch(_ body: MessageBody, handler: some MessageHandler) {
     let steps: [Step]
     let isBatch: Bool
-    switch Message.decodeBody(body) {
+    switch body {
     case .single(let message):
       steps = step(for: message).map { [$0] } ?? []
       isBatch = false
