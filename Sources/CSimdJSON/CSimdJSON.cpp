@@ -48,7 +48,10 @@ struct csj_parser {
     while (wanted < length) wanted = wanted > SIZE_MAX / 2 ? length : wanted * 2;
     if (wanted > parser.max_capacity()) wanted = length;
     if (wanted > parser.max_capacity()) return simdjson::CAPACITY;
-    if (auto error = parser.allocate(wanted, max_depth)) return error;
+    // simdjson counts the root as a level and an empty innermost array or object as none:
+    // one more level than ours lets every text of max_depth levels through, and
+    // normalize() refuses the deeper ones it also lets through.
+    if (auto error = parser.allocate(wanted, max_depth + 1)) return error;
     if (auto error = parser.doc.allocate(wanted)) return error;
     capacity = wanted;
     return simdjson::SUCCESS;
@@ -166,10 +169,13 @@ csj_status status_of(simdjson::error_code error) {
   }
 }
 
-/// Rewrites the numbers of the tape to 'l' and 'd' only (see CSimdJSON.h) and returns the
-/// number of bytes of the string buffer in use.
-size_t normalize(uint64_t *tape, size_t count, const uint8_t *strings) {
-  size_t string_end = 0;
+/// Rewrites the numbers of the tape to 'l' and 'd' only (see CSimdJSON.h), sets
+/// `string_end` to the number of bytes of the string buffer in use, and returns the
+/// deepest nesting of arrays and objects.
+size_t normalize(uint64_t *tape, size_t count, const uint8_t *strings, size_t &string_end) {
+  string_end = 0;
+  size_t depth = 0;
+  size_t deepest = 0;
   size_t i = 1;  // tape[0] and tape[count - 1] are the root words.
   while (i + 1 < count) {
     char type = char(tape[i] >> 56);
@@ -199,7 +205,8 @@ size_t normalize(uint64_t *tape, size_t count, const uint8_t *strings) {
     case 'd': {
       double d;
       std::memcpy(&d, &tape[i + 1], sizeof d);
-      if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d)) {
+      // Strictly above -2^63: a double that rounds to it came from a number below Int64.min.
+      if (d > -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d)) {
         int64_t value = int64_t(d);
         tape[i] = word('l', 0);
         std::memcpy(&tape[i + 1], &value, sizeof value);
@@ -207,10 +214,21 @@ size_t normalize(uint64_t *tape, size_t count, const uint8_t *strings) {
       i += 2;
       break;
     }
+    case '[':
+    case '{':
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      i += 1;
+      break;
+    case ']':
+    case '}':
+      depth -= 1;
+      i += 1;
+      break;
     default: i += 1; break;
     }
   }
-  return string_end;
+  return deepest;
 }
 
 }  // namespace
@@ -247,8 +265,13 @@ csj_result csj_parse(csj_parser *parser, const uint8_t *bytes, size_t length, bo
   }
   uint64_t *tape = parser->parser.doc.tape.get();
   size_t count = size_t(tape[0] & payload_mask) + 1;
+  size_t depth = normalize(tape, count, parser->parser.doc.string_buf.get(), parser->string_count);
+  if (depth > parser->max_depth) {
+    parser->trim();
+    result.status = CSJ_TOO_DEEP;
+    return result;
+  }
   parser->tape_count = count;
-  parser->string_count = normalize(tape, count, parser->parser.doc.string_buf.get());
   result.tape_count = parser->tape_count;
   result.string_count = parser->string_count;
   return result;

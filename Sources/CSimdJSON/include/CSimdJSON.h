@@ -7,8 +7,9 @@
 // the unescaped UTF-8 bytes and a NUL. The caller copies both out with csj_copy.
 //
 // Two departures from simdjson's own tape, so that the reader needs no number rules:
-// - numbers are only 'l' (Int64) or 'd' (Double): an integral double within Int64 is
-//   written 'l' (7.0 reads as 7), an unsigned integer above Int64.max is written 'd';
+// - numbers are only 'l' (Int64) or 'd' (Double): an integral double strictly within
+//   Int64's range is written 'l' (7.0 reads as 7), an unsigned integer above Int64.max is
+//   written 'd';
 // - an integer beyond 64 bits, which simdjson refuses, is read as a double.
 #ifndef CSIMDJSON_H
 #define CSIMDJSON_H
@@ -68,8 +69,8 @@ typedef struct csj_result {
   size_t string_count;
 } csj_result;
 
-/// A new parser accepting `max_depth` levels of nested arrays and objects; NULL when out
-/// of memory.
+/// A new parser accepting `max_depth` levels of nested arrays and objects (`[[1]]` and
+/// `[[]]` are 2); NULL when out of memory.
 csj_parser *csj_parser_create(size_t max_depth);
 
 /// Frees a parser made by csj_parser_create; NULL is ignored.

@@ -137,8 +137,8 @@ extension JSONDocument {
   /// The document of `value`, as parsing its JSON text would give (object members in the
   /// dictionary's order): for tests and for callers holding a ``JSONValue``.
   ///
-  /// A ``JSONValue/double(_:)`` that is integral and within `Int64` becomes an integer,
-  /// as it would on the wire.
+  /// A ``JSONValue/double(_:)`` that is integral and strictly within `Int64`'s range
+  /// becomes an integer, as it would on the wire.
   ///
   /// - Complexity: O(n) in the size of `value`.
   public init(_ value: JSONValue) {
@@ -161,7 +161,7 @@ extension JSONDocument {
       tape.append(Tape.word(Tape.int))
       tape.append(UInt64(bitPattern: i))
     case .double(let d):
-      if d >= -0x1p63, d < 0x1p63, d == d.rounded(.towardZero) {
+      if d > -0x1p63, d < 0x1p63, d == d.rounded(.towardZero) {
         tape.append(Tape.word(Tape.int))
         tape.append(UInt64(bitPattern: Int64(d)))
       } else {

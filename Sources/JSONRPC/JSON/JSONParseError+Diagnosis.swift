@@ -14,8 +14,11 @@ extension JSONParseError {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     var scan = JSONSyntaxScan(UnsafeRawBufferPointer(rebasing: bytes[start...]))
     if let fault = scan.firstFault() {
-      let location = Self.location(of: start + fault.offset, in: bytes)
-      self.init("not a JSON text: \(fault.reason) at \(location)")
+      if let offset = fault.offset {
+        self.init("not a JSON text: \(fault.reason) at \(Self.location(of: start + offset, in: bytes))")
+      } else {
+        self.init("not a JSON text: \(fault.reason)")
+      }
     } else {
       self.init("not a JSON text: \(Self.reason(refusal))")
     }
@@ -64,8 +67,8 @@ struct JSONSyntaxScan {
     self.bytes = bytes
   }
 
-  /// A fault: its byte offset and a reason.
-  typealias Fault = (offset: Int, reason: String)
+  /// A fault: its byte offset (`nil` for a text without a value) and a reason.
+  typealias Fault = (offset: Int?, reason: String)
 
   /// The first fault, or `nil` when the text is JSON by the grammar.
   ///
@@ -73,7 +76,7 @@ struct JSONSyntaxScan {
   mutating func firstFault() -> Fault? {
     if let offset = firstInvalidUTF8() { return (offset, "invalid UTF-8") }
     skipWhitespace()
-    if i == bytes.count { return (i, "no value") }
+    if i == bytes.count { return (nil, "no value (the text is empty or blank)") }
     var open: [UInt8] = []
     value: while true {
       skipWhitespace()
