@@ -99,7 +99,7 @@ enum EndToEndReport {
     let cost = JSONCost.measure(quick: options.quick)
     let bound = 1e9 / max(cost.decodeRequest, cost.encodeToggle)
     t.notes.append(
-      "In process, Foundation's JSON alone (median): decoding a toggleSection request \(fmtTime(cost.decodeRequest)), "
+      "In process, the JSON layer alone (median): decoding a toggleSection request \(fmtTime(cost.decodeRequest)), "
         + "encoding its answer \(fmtTime(cost.encodeToggle)), encoding a 100-row visibleRows answer "
         + "\(fmtTime(cost.encodeRows)). The reader thread decodes while the worker handles and encodes, so "
         + "toggleSection cannot pass ≈ \(String(format: "%.0f", bound)) req/s and visibleRows "

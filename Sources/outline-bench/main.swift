@@ -118,4 +118,5 @@ if options.sections.contains("json") {
   print(
     "JSON in process: decode a request \(fmtTime(cost.decodeRequest)), encode a toggle answer "
       + "\(fmtTime(cost.encodeToggle)), encode 100 rows \(fmtTime(cost.encodeRows))")
+  print(JSONDecodeCost.table(quick: options.quick).render(), terminator: "")
 }
