@@ -66,6 +66,8 @@ public struct JSONElement: Sendable {
   }
 
   // MARK: Scalars
+  //
+  // Each reads one or two tape words: O(1).
 
   /// `true` for `null`.
   public var isNull: Bool { document.type(index) == Tape.null }
@@ -177,7 +179,8 @@ public struct JSONElement: Sendable {
     }
   }
 
-  /// The element at `position` of an array; `nil` when out of range or not an array.
+  /// The element at `position` (from 0) of an array; `nil` when out of range or not an
+  /// array.
   ///
   /// - Complexity: O(`position`) siblings skipped.
   public subscript(position: Int) -> JSONElement? {
