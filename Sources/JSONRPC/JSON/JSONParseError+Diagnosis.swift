@@ -2,7 +2,7 @@ import CSimdJSON
 
 extension JSONParseError {
   /// The error for a text the parser refused: what is wrong and where, e.g. `not a JSON
-  /// text: unexpected '}' after ',' (a trailing comma) at line 1, column 9`.
+  /// text: unexpected '}' after ',' (a trailing comma) at line 1, column 9 (byte 8)`.
   ///
   /// simdjson says only what kind of fault it met, not where, so the text is scanned again
   /// (RFC 8259's grammar) for the first fault; when the scan finds none (a limit of the
@@ -24,11 +24,14 @@ extension JSONParseError {
     }
   }
 
-  /// `line L, column C`, both from 1, columns counted in Unicode scalars.
+  /// `line L, column C (byte B)`: line and column from 1, columns counted in Unicode
+  /// scalars; the byte offset from 0.
   static func location(of offset: Int, in bytes: UnsafeRawBufferPointer) -> String {
     var line = 1
     var column = 1
-    for byte in bytes[..<min(offset, bytes.count)] {
+    // A byte order mark is not a column (editors do not show it).
+    let hasMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    for byte in bytes[(hasMark ? 3 : 0)..<min(max(offset, hasMark ? 3 : 0), bytes.count)] {
       if byte == UInt8(ascii: "\n") {
         line += 1
         column = 1
@@ -36,7 +39,7 @@ extension JSONParseError {
         column += 1
       }
     }
-    return "line \(line), column \(column)"
+    return "line \(line), column \(column) (byte \(offset))"
   }
 
   private static func reason(_ refusal: csj_status) -> String {
