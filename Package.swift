@@ -23,6 +23,14 @@ let package = Package(
     .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
     // Unversioned entry points into ICU's C API (ICU renames its symbols per release).
     .target(name: "CICUShim", dependencies: ["CICU"]),
+    // simdjson, from Debian's libsimdjson-dev, through pkg-config (C++).
+    .systemLibrary(
+      name: "CLibSimdJSON",
+      pkgConfig: "simdjson",
+      providers: [.apt(["libsimdjson-dev"])]
+    ),
+    // simdjson's DOM parser behind a C header: the only code that sees C++.
+    .target(name: "CSimdJSON", dependencies: ["CLibSimdJSON"]),
     // The outline model: plain Swift, no JSON, no C.
     .target(name: "OutlineModel"),
     // Unit "font": line breaking in real fonts, as a browser does; the only target that sees the font C libraries.
@@ -31,7 +39,7 @@ let package = Package(
     // The YAML group-definition loader, over libyaml.
     .target(name: "OutlineYAML", dependencies: ["OutlineModel", "CLibYAML"]),
     // JSON-RPC 2.0 with LSP framing: knows nothing of outlines.
-    .target(name: "JSONRPC"),
+    .target(name: "JSONRPC", dependencies: ["CSimdJSON"]),
     // The server: wires the model to the transport.
     .target(name: "OutlineServer", dependencies: ["OutlineModel", "OutlineYAML", "OutlineFont", "JSONRPC"]),
     .executableTarget(name: "outline-server", dependencies: ["OutlineServer"]),

@@ -100,7 +100,7 @@ enum EndToEndReport {
     let bound = 1e9 / max(cost.decodeRequest, cost.encodeToggle)
     t.notes.append(
       "In process, JSON alone (median): decoding a toggleSection request \(fmtTime(cost.decodeRequest)) "
-        + "(JSONDecoder), writing its answer \(fmtTime(cost.encodeToggle)) (JSONWriter; JSONEncoder "
+        + "(simdjson), writing its answer \(fmtTime(cost.encodeToggle)) (JSONWriter; JSONEncoder "
         + "\(fmtTime(cost.encodeToggleFoundation))), writing a 100-row visibleRows answer "
         + "\(fmtTime(cost.encodeRows)) (JSONWriter over JSONValue; over typed rows \(fmtTime(cost.encodeRowsTyped)); "
         + "JSONEncoder \(fmtTime(cost.encodeRowsFoundation))). The reader thread decodes while the worker handles "

@@ -143,3 +143,89 @@ enum JSONCost {
       encodeRowsFoundation: encodeRowsFoundation, encodeRows: encodeRows, encodeRowsTyped: encodeRowsTyped)
   }
 }
+
+/// Reading requests: simdjson (what the connection does) next to Foundation's
+/// `JSONDecoder` (what it did before), on the same bodies, in the same run.
+enum JSONDecodeCost {
+  struct Row {
+    var name: String
+    var bytes: Int
+    var foundation: Double  // ns, JSONDecoder → JSONValue
+    var simdjson: Double  // ns, Message.decodeBody in place with a reused parser
+    var withParams: Double  // ns, the same plus params as a JSONValue (the server until params are typed)
+  }
+
+  /// The bodies: a toggleSection request, a visibleRows request and a changeOutline carrying
+  /// an outline as text (15 MB; 150 KB with `quick`).
+  static func bodies(quick: Bool) -> [(String, [UInt8])] {
+    let toggle =
+      #"{"jsonrpc":"2.0","id":17,"method":"toggleSection","params":{"uri":"file:///tmp/outline.yaml","section":"g123"}}"#
+    let rows =
+      #"{"jsonrpc":"2.0","id":18,"method":"visibleRows","params":{"uri":"file:///tmp/outline.yaml","start":5000,"#
+      + #""count":100,"viewport":{"top":5000,"height":100},"include":["range"]}}"#
+    // Lines as the Debian package outline has them, JSON-escaped: quotes, newlines, the odd
+    // non-ASCII letter.
+    var text = #"title: \"Debian packages\"\ngroups:\n"#
+    let target = quick ? 150_000 : 15_000_000
+    var i = 0
+    while text.utf8.count < target {
+      text += #"  - id: s\#(i)\n    title: \"section \#(i)\"\n    rows:\n"#
+      for j in 0..<20 {
+        text +=
+          #"      - {id: p\#(i)-\#(j), title: \"lib\#(j)-pkg\#(i)\", "#
+          + #"detail: \"Bibliothèque \#(j): tools and \\\"extras\\\" for \#(i)\"}\n"#
+      }
+      i += 1
+    }
+    let change =
+      #"{"jsonrpc":"2.0","id":19,"method":"changeOutline","params":{"uri":"mem:debian","text":""#
+      + text + #""}}"#
+    return [
+      ("toggleSection", Array(toggle.utf8)), ("visibleRows", Array(rows.utf8)), ("changeOutline", Array(change.utf8)),
+    ]
+  }
+
+  static func measure(quick: Bool) -> [Row] {
+    let parser = JSONParser()
+    return bodies(quick: quick).map { name, body in
+      // Fewer rounds for the big text; each is a whole decode.
+      let n = body.count > 100_000 ? (quick ? 5 : 3) : (quick ? 200 : 2_000)
+      let data = Data(body)
+      let foundation = timePerOp(repeats: 5, ops: n) {
+        for _ in 0..<n { sink(try? JSONDecoder().decode(JSONValue.self, from: data)) }
+      }
+      let (simdjson, withParams) = PaddedBytes.withCopy(of: body) { padded in
+        let bare = timePerOp(repeats: 5, ops: n) {
+          for _ in 0..<n { sink(Message.decodeBody(padded, parser: parser)) }
+        }
+        let converted = timePerOp(repeats: 5, ops: n) {
+          for _ in 0..<n {
+            if case .single(.request(_, _, let params)) = Message.decodeBody(padded, parser: parser) {
+              sink(params?.jsonValue)
+            }
+          }
+        }
+        return (bare, converted)
+      }
+      return Row(name: name, bytes: body.count, foundation: foundation, simdjson: simdjson, withParams: withParams)
+    }
+  }
+
+  static func table(quick: Bool) -> Table {
+    var t = Table(
+      title: "Reading a request: simdjson and Foundation on the same bodies",
+      header: ["request", "bytes", "Foundation JSONDecoder", "simdjson decodeBody", "ratio", "+ params as JSONValue"])
+    for r in measure(quick: quick) {
+      t.rows.append([
+        r.name, fmtCount(r.bytes), fmtTime(r.foundation), fmtTime(r.simdjson), fmtRatio(r.foundation / r.simdjson),
+        fmtTime(r.withParams),
+      ])
+    }
+    t.notes.append(
+      "Foundation: JSONDecoder decoding the body into a JSONValue (the parse the connection did before). "
+        + "simdjson: Message.decodeBody on the body in place (padded, as the framer hands it out) with one "
+        + "reused JSONParser: parse, copy of the tape into a JSONDocument, classification. The last column "
+        + "adds converting params to a JSONValue, as the server does until params are typed.")
+    return t
+  }
+}

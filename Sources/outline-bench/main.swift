@@ -121,4 +121,5 @@ if options.sections.contains("json") {
       + "encode 100 rows: JSONEncoder \(fmtTime(cost.encodeRowsFoundation)), "
       + "JSONWriter over JSONValue \(fmtTime(cost.encodeRows)), JSONWriter over typed rows "
       + "\(fmtTime(cost.encodeRowsTyped))")
+  print(JSONDecodeCost.table(quick: options.quick).render(), terminator: "")
 }

@@ -19,7 +19,7 @@ final class RecordingHandler: MessageHandler {
     seen.withLock { $0.append(message.method) }
     switch message.method {
     case "echo":
-      return message.params ?? JSONValue.null
+      return message.params?.jsonValue ?? JSONValue.null
     case "block":
       started.signal()
       release.wait()

@@ -113,3 +113,137 @@ struct NDJSONFramerTests {
     #expect(Framing.ndjson.frame(Array("{}".utf8)) == Array("{}\n".utf8))
   }
 }
+
+/// What a framer hands out in place: a body, where it is, and the padding after it.
+struct InPlaceBody: Equatable {
+  var text: String
+  /// The address of the body's first byte.
+  var address: UInt
+  /// The `JSONParser.padding` bytes after the body.
+  var padding: [UInt8]
+
+  init(_ body: PaddedBytes) {
+    text = String(decoding: body.bytes, as: UTF8.self)
+    address = UInt(bitPattern: body.bytes.baseAddress)
+    let after = UnsafeRawBufferPointer(start: body.bytes.baseAddress! + body.count, count: JSONParser.padding)
+    padding = [UInt8](after)
+  }
+}
+
+/// Pushes `input` into `framer` in chunks of `chunkSize` bytes, collecting every body
+/// handed out in place.
+func inPlaceBodies<F: MessageFramer>(
+  _ framer: inout F, _ input: [UInt8], chunkSize: Int, sourceLocation: SourceLocation = #_sourceLocation
+) -> [InPlaceBody] {
+  var out: [InPlaceBody] = []
+  var offset = 0
+  do {
+    while offset < input.count {
+      let end = min(offset + chunkSize, input.count)
+      framer.push(input[offset..<end])
+      offset = end
+      while let body = try framer.withNextBody(InPlaceBody.init) { out.append(body) }
+    }
+    if let last = try framer.withFinalBody(InPlaceBody.init) { out.append(last) }
+  } catch {
+    Issue.record("unexpected framing error: \(error)", sourceLocation: sourceLocation)
+  }
+  return out
+}
+
+@Suite("Bodies handed out in place, padded for the JSON parser")
+struct InPlaceBodyTests {
+  static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: JSONParser.padding)
+
+  @Test("byte by byte, each body is followed by the padding", arguments: Framing.allCases)
+  func byteByByte(framing: Framing) {
+    let messages = [#"{"a":1}"#, "[]", #""é""#]
+    let input = messages.flatMap { framing.frame(Array($0.utf8)) }
+    var framer = framing.makeFramer(maxMessageBytes: 100)
+    let got = inPlaceBodies(&framer, input, chunkSize: 1)
+    #expect(got.map(\.text) == messages)
+    // Pushed one byte at a time, each body is complete when the buffer ends with it (or with
+    // its newline): only spare bytes follow.
+    let after = framing == .lsp ? Self.spaces : [UInt8(ascii: "\n")] + Self.spaces.dropLast()
+    #expect(got.allSatisfy { $0.padding == after })
+  }
+
+  @Test func headerSplitAtEveryByte() throws {
+    let input = Array(LSPFramerTests.two.utf8)
+    for cut in 0...input.count {
+      var framer = LSPFramer(maxMessageBytes: 100)
+      var out: [String] = []
+      framer.push(input[0..<cut])
+      while let body = try framer.withNextBody(InPlaceBody.init) { out.append(body.text) }
+      framer.push(input[cut...])
+      while let body = try framer.withNextBody(InPlaceBody.init) { out.append(body.text) }
+      #expect(out == ["{\"a\":1}", "[]"], "cut at \(cut)")
+      #expect(!framer.hasPartialMessage)
+    }
+  }
+
+  @Test func twoMessagesInOneChunkAreReadWhereTheyLie() throws {
+    let second = "content-length:2\r\nX-Other: yes\r\n\r\n"
+    var framer = LSPFramer(maxMessageBytes: 100)
+    framer.push(Array(LSPFramerTests.two.utf8))
+    let first = try #require(try framer.withNextBody(InPlaceBody.init))
+    let next = try #require(try framer.withNextBody(InPlaceBody.init))
+    #expect(first.text == "{\"a\":1}" && next.text == "[]")
+    // Not copied: the second body lies after the first and the second header.
+    #expect(next.address == first.address + UInt(first.text.utf8.count + second.utf8.count))
+    // What follows the first body is the second message itself.
+    #expect(first.padding.starts(with: Array(second.utf8)))
+    #expect(try framer.withNextBody(InPlaceBody.init) == nil)
+  }
+
+  @Test func bodyEndingExactlyAtTheBufferEnd() throws {
+    var framer = LSPFramer(maxMessageBytes: 100)
+    framer.push(Array("Content-Length: 7\r\n\r\n{\"a\":1}".utf8))
+    let body = try #require(try framer.withNextBody(InPlaceBody.init))
+    #expect(body.text == "{\"a\":1}")
+    #expect(body.padding == Self.spaces)
+    var lines = NDJSONFramer(maxMessageBytes: 100)
+    lines.push(Array("[1]\n{\"b\":2}".utf8))
+    #expect(try lines.withNextBody(InPlaceBody.init)?.text == "[1]")
+    #expect(try lines.withNextBody(InPlaceBody.init) == nil)
+    let last = try #require(try lines.withFinalBody(InPlaceBody.init))
+    #expect(last.text == "{\"b\":2}" && last.padding == Self.spaces)
+  }
+
+  @Test("a CR before the newline stays in the buffer, after the body")
+  func crlfLine() throws {
+    var framer = NDJSONFramer(maxMessageBytes: 100)
+    framer.push(Array("[1]\r\n".utf8))
+    let body = try #require(try framer.withNextBody(InPlaceBody.init))
+    #expect(body.text == "[1]" && body.padding.starts(with: Array("\r\n".utf8)))
+  }
+
+  @Test("in place and copied out give the same bodies, whatever the chunk size", arguments: [1, 2, 3, 7, 64, 1000])
+  func sameAsNext(chunkSize: Int) {
+    for framing in Framing.allCases {
+      let messages = (0..<20).map { #"{"i":\#($0),"s":"\#(String(repeating: "x", count: $0 * 7))"}"# }
+      let input = messages.flatMap { framing.frame(Array($0.utf8)) }
+      var inPlace = framing.makeFramer(maxMessageBytes: 1000)
+      var copied = framing.makeFramer(maxMessageBytes: 1000)
+      #expect(inPlaceBodies(&inPlace, input, chunkSize: chunkSize).map(\.text) == messages)
+      #expect(bodies(&copied, input, chunkSize: chunkSize) == messages)
+    }
+  }
+
+  @Test("bodies parse in place as they parse from a copy", arguments: Framing.allCases)
+  func parseInPlace(framing: Framing) throws {
+    let messages = [
+      #"{"jsonrpc":"2.0","id":1,"method":"toggleSection","params":{"uri":"mem:a","section":"g1"}}"#,
+      #"[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"x","method":"m","params":[1,2.5,null]}]"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"m","params":{"big":123456789012345678901234567890}}"#,
+      "{", "1",
+    ]
+    var framer = framing.makeFramer(maxMessageBytes: 1000)
+    framer.push(messages.flatMap { framing.frame(Array($0.utf8)) })
+    let parser = JSONParser()
+    var decoded: [MessageBody] = []
+    while let body = try framer.withNextBody({ Message.decodeBody($0, parser: parser) }) { decoded.append(body) }
+    if let body = try framer.withFinalBody({ Message.decodeBody($0, parser: parser) }) { decoded.append(body) }
+    #expect(decoded == messages.map { Message.decodeBody(Array($0.utf8)) })
+  }
+}

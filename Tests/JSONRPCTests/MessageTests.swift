@@ -9,10 +9,10 @@ struct MessageTests {
         == .single(.request(id: .int(7), method: "m", params: nil)))
     #expect(
       Message.decodeBody(Array(#"{"jsonrpc":"2.0","id":"7","method":"m","params":{"a":1}}"#.utf8))
-        == .single(.request(id: .string("7"), method: "m", params: ["a": 1])))
+        == .single(.request(id: .string("7"), method: "m", params: JSONElement(["a": 1]))))
     #expect(
       Message.decodeBody(Array(#"{"jsonrpc":"2.0","id":9007199254740991,"method":"m","params":[1]}"#.utf8))
-        == .single(.request(id: .int(9_007_199_254_740_991), method: "m", params: [1])))
+        == .single(.request(id: .int(9_007_199_254_740_991), method: "m", params: JSONElement([1]))))
     #expect(
       Message.decodeBody(Array(#"{"jsonrpc":"2.0","id":-5,"method":"m","params":null}"#.utf8))
         == .single(.request(id: .int(-5), method: "m", params: nil)))
@@ -21,7 +21,7 @@ struct MessageTests {
   @Test func methodWithoutIDIsANotification() {
     #expect(
       Message.decodeBody(Array(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#.utf8))
-        == .single(.notification(method: "initialized", params: [:])))
+        == .single(.notification(method: "initialized", params: JSONElement([:]))))
   }
 
   @Test func responsesFromTheClientAreRecognised() {

@@ -77,7 +77,9 @@ import Testing
     let reply = s.next()
     #expect(reply?["error"]?["code"] == -32700)
     #expect(reply?["id"] == .null)
-    #expect(reply?["error"]?["message"] == "parse error: not a JSON text: nested deeper than 512 levels at byte 512")
+    #expect(
+      reply?["error"]?["message"]
+        == "parse error: not a JSON text: nested deeper than 512 levels at line 1, column 513 (byte 512)")
     let inParams =
       #"{"jsonrpc":"2.0","id":7,"method":"visibleRows","params":{"uri":"#
       + String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000) + "}}"
@@ -97,7 +99,9 @@ import Testing
       let reply = s.next()
       #expect(reply?["error"]?["code"] == -32700, "for bytes \(bad)")
       #expect(
-        reply?["error"]?["message"] == .string("parse error: not a JSON text: invalid UTF-8 at byte \(prefix.count)"))
+        reply?["error"]?["message"]
+          == .string(
+            "parse error: not a JSON text: invalid UTF-8 at line 1, column \(prefix.count + 1) (byte \(prefix.count))"))
       #expect(reply?["id"] == .null)
     }
     for escape in [#"\ud800"#, #"\udc00"#, #"\ud800\u0041"#, #"x\udbff"#] {

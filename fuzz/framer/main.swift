@@ -2,7 +2,9 @@
 //
 // The first byte picks the framing and how the rest is cut into pushes; the
 // framer must never trap, must return bodies no longer than its limit, and
-// must give the same bodies however the bytes are split.
+// must give the same bodies however the bytes are split, whether copied out
+// (next) or handed out in place (withNextBody), where the padding after each
+// body must be readable (AddressSanitizer checks the reads).
 import JSONRPC
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -15,7 +17,7 @@ public func fuzzFramer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let step = Int(control >> 2) + 1
 
   let whole = bodies(framing, limit, bytes, step: bytes.count + 1)
-  let split = bodies(framing, limit, bytes, step: step)
+  let split = bodies(framing, limit, bytes, step: step, inPlace: true)
   precondition(whole.bodies == split.bodies, "the bodies depend on how the input was split")
   precondition(whole.failed == split.failed, "a framing error depends on how the input was split")
   for body in whole.bodies {
@@ -33,7 +35,7 @@ public func fuzzFramer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   return 0
 }
 
-private func bodies(_ framing: Framing, _ limit: Int, _ bytes: [UInt8], step: Int) -> (
+private func bodies(_ framing: Framing, _ limit: Int, _ bytes: [UInt8], step: Int, inPlace: Bool = false) -> (
   bodies: [[UInt8]], failed: Bool
 ) {
   var framer = framing.makeFramer(maxMessageBytes: limit)
@@ -44,11 +46,25 @@ private func bodies(_ framing: Framing, _ limit: Int, _ bytes: [UInt8], step: In
       let end = min(bytes.count, offset + step)
       framer.push(bytes[offset..<end])
       offset = end
-      while let body = try framer.next() { out.append(body) }
+      if inPlace {
+        while let body = try framer.withNextBody(readPadded) { out.append(body) }
+      } else {
+        while let body = try framer.next() { out.append(body) }
+      }
     }
-    if let last = try framer.finish() { out.append(last) }
+    if let last = try (inPlace ? framer.withFinalBody(readPadded) : framer.finish()) { out.append(last) }
   } catch {
     return (out, true)
   }
   return (out, false)
+}
+
+/// Where the padding bytes read go, so the reads are not optimized away.
+nonisolated(unsafe) private var paddingSum: UInt8 = 0
+
+/// The body's bytes, after reading the padding that follows them.
+private func readPadded(_ body: PaddedBytes) -> [UInt8] {
+  let after = UnsafeRawBufferPointer(start: body.bytes.baseAddress! + body.count, count: JSONParser.padding)
+  paddingSum &+= after.reduce(0, &+)
+  return [UInt8](body.bytes)
 }

@@ -1,7 +1,8 @@
 // libFuzzer harness for JSON-RPC decoding and the server's dispatch.
 //
 // Each input is one message body. It is decoded as the connection decodes
-// it, and every request or notification in it is handed to a fresh
+// it (in place in an LSP framer's buffer, with a reused JSONParser), and
+// every request or notification in it is handed to a fresh
 // in-process server that has been initialized and holds a small outline
 // (uri `mem:a`). Every reply is encoded as it would be written. Nothing may
 // trap, and no reply may be `-32603 InternalError` (a bug by the contract).
@@ -41,11 +42,15 @@ private func makeServer() -> OutlineServer {
   return server
 }
 
+nonisolated(unsafe) private let parser = JSONParser()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONRPC(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  var framer = LSPFramer(maxMessageBytes: 1 << 20)
+  framer.push(Framing.lsp.frame(bytes))
   let messages: [Message]
-  switch Message.decodeBody(bytes) {
+  switch try! framer.withNextBody({ Message.decodeBody($0, parser: parser) })! {
   case .single(let m): messages = [m]
   case .batch(let ms): messages = ms
   }

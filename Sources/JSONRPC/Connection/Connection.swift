@@ -21,9 +21,10 @@ public enum RunEnd: Sendable, Equatable {
 /// §Base Protocol).
 ///
 /// - A reader thread does blocking `read(2)` on `input`, frames, decodes and validates
-///   each body. `$/cancelRequest {id}` is acted on there, ahead of the queue: the
-///   ``CancellationToken`` of that id is marked if the request is queued or running; an
-///   unknown id is ignored. `$/cancelRequest` never reaches the handler.
+///   each body (parsed in place in the framer's buffer by one reused ``JSONParser``; the
+///   worker gets a ``JSONDocument`` of its own). `$/cancelRequest {id}` is acted on
+///   there, ahead of the queue: the ``CancellationToken`` of that id is marked if the
+///   request is queued or running; an unknown id is ignored. `$/cancelRequest` never reaches the handler.
 /// - Everything else goes, in the order received, to ONE serial worker that calls the
 ///   ``MessageHandler`` (``MessageHandler/result(for:)``) and writes the reply, so replies
 ///   leave in the order the requests came. A request already cancelled when its turn comes
@@ -130,6 +131,9 @@ public final class Connection: Sendable {
 
   private func readLoop(handler: some MessageHandler) -> RunEnd {
     var framer = framing.makeFramer(maxMessageBytes: maxMessageBytes)
+    // Each body is parsed in place in the framer's buffer, before the next push.
+    let parser = JSONParser()
+    let decode = { (body: PaddedBytes) in Message.decodeBody(body, parser: parser) }
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     var lifecycle = Lifecycle()
     while true {
@@ -142,7 +146,9 @@ public final class Connection: Sendable {
       }
       do {
         if n == 0 {
-          if let body = try framer.finish() { dispatch(body, handler: handler, lifecycle: &lifecycle) }
+          if let decoded = try framer.withFinalBody(decode) {
+            dispatch(decoded, handler: handler, lifecycle: &lifecycle)
+          }
           if ending == .lspLifecycle && !lifecycle.shutdownSeen && !lifecycle.exitSeen {
             log.info(
               "the input ended without shutdown: stopping what is under way, answering nothing more "
@@ -152,8 +158,8 @@ public final class Connection: Sendable {
           return .endOfInput
         }
         framer.push(chunk[0..<n])
-        while let body = try framer.next() {
-          dispatch(body, handler: handler, lifecycle: &lifecycle)
+        while let decoded = try framer.withNextBody(decode) {
+          dispatch(decoded, handler: handler, lifecycle: &lifecycle)
           if ending == .lspLifecycle && lifecycle.exitSeen { return .endOfInput }
         }
       } catch {
@@ -181,13 +187,13 @@ public final class Connection: Sendable {
     var exitSeen = false
   }
 
-  /// Runs on the reader: decodes a body, acts on cancellations and on an
-  /// abrupt `exit`, queues the rest.
-  private func dispatch(_ body: [UInt8], handler: some MessageHandler, lifecycle: inout Lifecycle) {
+  /// Runs on the reader: acts on the cancellations of a decoded body and on
+  /// an abrupt `exit`, queues the rest.
+  private func dispatch(_ body: MessageBody, handler: some MessageHandler, lifecycle: inout Lifecycle) {
     let steps: [Step]
     let isBatch: Bool
     let messages: [Message]
-    switch Message.decodeBody(body) {
+    switch body {
     case .single(let message):
       messages = [message]
       isBatch = false
@@ -253,7 +259,7 @@ public final class Connection: Sendable {
 
   /// `$/cancelRequest {id}` (LSP 3.17 §Cancellation Support): marks the token of a queued
   /// or running request; anything else is ignored.
-  private func cancel(_ params: JSONValue?) {
+  private func cancel(_ params: JSONElement?) {
     guard let raw = params?["id"], let id = RequestID(raw) else {
       log.debug("ignoring $/cancelRequest without a valid id")
       return

@@ -2,20 +2,34 @@
 public struct IncomingMessage: Sendable {
   /// The method name, e.g. `initialize`.
   public let method: String
-  /// `params`: an object, an array, or `nil` when absent or `null`.
-  public let params: JSONValue?
+  /// `params`: an object or an array, read in place from the body's parsed tape; `nil`
+  /// when absent or `null`.
+  public let params: JSONElement?
   /// The request id; `nil` for a notification.
   public let id: RequestID?
   /// Marked by `$/cancelRequest {id}`; never marked for a notification.
   public let cancellation: CancellationToken
 
   /// A message with the given members; a request gets a fresh, unmarked token by default.
-  public init(method: String, params: JSONValue?, id: RequestID?, cancellation: CancellationToken = CancellationToken())
-  {
+  public init(
+    method: String, params: JSONElement?, id: RequestID?, cancellation: CancellationToken = CancellationToken()
+  ) {
     self.method = method
     self.params = params
     self.id = id
     self.cancellation = cancellation
+  }
+
+  /// A message whose `params` are given as a ``JSONValue`` (put on a tape of their own;
+  /// `.null` reads as absent), for tests and in-process callers.
+  ///
+  /// - Complexity: O(n) in the size of `params`.
+  @_disfavoredOverload
+  public init(
+    method: String, params: JSONValue?, id: RequestID?, cancellation: CancellationToken = CancellationToken()
+  ) {
+    let element = params.flatMap { $0.isNull ? nil : JSONElement($0) }
+    self.init(method: method, params: element, id: id, cancellation: cancellation)
   }
 
   /// `true` when there is no id: the message is never answered.

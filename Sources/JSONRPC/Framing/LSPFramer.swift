@@ -21,7 +21,7 @@ public struct LSPFramer: MessageFramer {
 
   /// The largest `Content-Length` accepted, in bytes (`--max-message-bytes`).
   public let maxMessageBytes: Int
-  private var buffer: [UInt8] = []
+  private var buffer = FramerBuffer()
   /// Index of the first unconsumed byte in `buffer`.
   private var start = 0
   /// Declared length of the body being read; `nil` while reading headers.
@@ -44,36 +44,39 @@ public struct LSPFramer: MessageFramer {
   /// - Parameter bytes: the bytes, in stream order.
   /// - Complexity: amortised O(n) in `bytes.count`.
   public mutating func push(_ bytes: some Collection<UInt8>) {
-    appendCompacting(bytes, to: &buffer, start: &start, scanned: &scanned)
+    buffer.append(bytes, start: &start, scanned: &scanned)
   }
 
-  /// The next complete body, or `nil` while its header or body is incomplete.
+  /// Calls `body` with the next complete body, in place: exactly `Content-Length` bytes,
+  /// without the header, followed by at least ``JSONParser/padding`` readable bytes (the
+  /// next message's, or the buffer's spare bytes); `nil` while its header or body is
+  /// incomplete.
   ///
-  /// - Returns: the body's bytes, exactly `Content-Length` of them, without the header.
   /// - Throws: ``FramingError`` for a header without `Content-Length`, a missing, non-numeric
   ///   or conflicting length, a length over ``maxMessageBytes``, a header line without a colon,
   ///   or a header block over ``maxHeaderBytes``. After a throw the framer is unusable.
-  /// - Complexity: O(h + n) for a header of h bytes and a body of n; header bytes already
-  ///   searched are not searched again.
-  public mutating func next() throws(FramingError) -> [UInt8]? {
+  /// - Complexity: O(h) for a header of h bytes, plus `body`; header bytes already searched
+  ///   are not searched again, and the body is not copied.
+  public mutating func withNextBody<R>(_ body: (PaddedBytes) -> R) throws(FramingError) -> R? {
     if bodyLength == nil {
       guard let length = try readHeader() else { return nil }
       bodyLength = length
     }
     let length = bodyLength!
     guard buffer.count - start >= length else { return nil }
-    let body = Array(buffer[start..<start + length])
+    let range = start..<start + length
     start += length
     scanned = start
     bodyLength = nil
-    return body
+    return buffer.withPadded(range, body)
   }
 
   /// Called at end of input.
   ///
-  /// - Returns: always `nil`: in this framing the end of input completes no message.
+  /// - Returns: always `nil`, without calling `body`: in this framing the end of input
+  ///   completes no message.
   /// - Throws: ``FramingError`` when part of a header or body is buffered (a truncated message).
-  public mutating func finish() throws(FramingError) -> [UInt8]? {
+  public mutating func withFinalBody<R>(_ body: (PaddedBytes) -> R) throws(FramingError) -> R? {
     if hasPartialMessage {
       throw FramingError("end of input inside a message (\(buffer.count - start) bytes buffered)")
     }

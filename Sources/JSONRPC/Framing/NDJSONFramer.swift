@@ -8,7 +8,7 @@
 public struct NDJSONFramer: MessageFramer {
   /// The longest line accepted, in bytes, not counting its line ending (`--max-message-bytes`).
   public let maxMessageBytes: Int
-  private var buffer: [UInt8] = []
+  private var buffer = FramerBuffer()
   /// Index of the first unconsumed byte in `buffer`.
   private var start = 0
   /// Where the newline search resumes.
@@ -26,50 +26,55 @@ public struct NDJSONFramer: MessageFramer {
   /// - Parameter bytes: the bytes, in stream order.
   /// - Complexity: amortised O(n) in `bytes.count`.
   public mutating func push(_ bytes: some Collection<UInt8>) {
-    appendCompacting(bytes, to: &buffer, start: &start, scanned: &scanned)
+    buffer.append(bytes, start: &start, scanned: &scanned)
   }
 
-  /// The next non-blank line, or `nil` until a newline arrives.
+  /// Calls `body` with the next non-blank line, in place: its bytes without `\n` and
+  /// without a `\r` before it, followed by at least ``JSONParser/padding`` readable bytes;
+  /// `nil` until a newline arrives. Blank lines are skipped.
   ///
-  /// - Returns: the line's bytes without `\n` and without a `\r` before it; blank lines are
-  ///   skipped.
   /// - Throws: ``FramingError`` for a line longer than ``maxMessageBytes``, as soon as more
   ///   bytes than that are buffered without a newline. After a throw the framer is unusable.
-  /// - Complexity: O(n) in the bytes buffered; bytes already searched are not searched again.
-  public mutating func next() throws(FramingError) -> [UInt8]? {
+  /// - Complexity: O(n) in the bytes buffered, plus `body`; bytes already searched are not
+  ///   searched again, and the line is not copied.
+  public mutating func withNextBody<R>(_ body: (PaddedBytes) -> R) throws(FramingError) -> R? {
     while true {
-      guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+      guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n"), from: scanned) else {
         scanned = buffer.count
         if buffer.count - start > maxMessageBytes + 1 {
           throw FramingError("line longer than --max-message-bytes \(maxMessageBytes)")
         }
         return nil
       }
-      var line = buffer[start..<newline]
+      var line = start..<newline
       start = newline + 1
       scanned = start
-      if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+      if !line.isEmpty, buffer[line.upperBound - 1] == UInt8(ascii: "\r") {
+        line = line.lowerBound..<line.upperBound - 1
+      }
       if line.count > maxMessageBytes {
         throw FramingError("line of \(line.count) bytes exceeds --max-message-bytes \(maxMessageBytes)")
       }
-      if Self.isBlank(line) { continue }
-      return Array(line)
+      if isBlank(line) { continue }
+      return buffer.withPadded(line, body)
     }
   }
 
-  /// Called at end of input: the last line, which had no newline.
+  /// Called at end of input: calls `body` with the last line, which had no newline, in
+  /// place and padded (a trailing `\r` dropped).
   ///
-  /// - Returns: that line (a trailing `\r` dropped), or `nil` when it is empty or blank.
+  /// - Returns: what `body` returns, or `nil` (without calling it) when the line is empty
+  ///   or blank.
   /// - Throws: ``FramingError`` when it is longer than ``maxMessageBytes``.
-  public mutating func finish() throws(FramingError) -> [UInt8]? {
-    var line = buffer[start...]
+  public mutating func withFinalBody<R>(_ body: (PaddedBytes) -> R) throws(FramingError) -> R? {
+    var line = start..<buffer.count
     start = buffer.count
     scanned = start
-    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+    if !line.isEmpty, buffer[line.upperBound - 1] == UInt8(ascii: "\r") { line = line.lowerBound..<line.upperBound - 1 }
     if line.count > maxMessageBytes {
       throw FramingError("line of \(line.count) bytes exceeds --max-message-bytes \(maxMessageBytes)")
     }
-    return Self.isBlank(line) ? nil : Array(line)
+    return isBlank(line) ? nil : buffer.withPadded(line, body)
   }
 
   /// The bytes to write for `body`: `body` followed by `\n`. The body must hold no raw newline,
@@ -80,7 +85,7 @@ public struct NDJSONFramer: MessageFramer {
     return out
   }
 
-  private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
-    line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+  private func isBlank(_ line: Range<Int>) -> Bool {
+    buffer[line].allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
   }
 }

@@ -25,6 +25,15 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Reads an id from a parsed body: an integer or a string; see ``init(_:)-(JSONValue)``.
+  public init?(_ element: JSONElement) {
+    switch element.kind {
+    case .int: self = .int(element.intValue!)
+    case .string: self = .string(element.stringValue!)
+    default: return nil
+    }
+  }
+
   /// The id as it would be written in JSON: `7` or `"7"`, for logs.
   public var description: String {
     switch self {

@@ -28,7 +28,7 @@ enum LayoutFields {
         l[keyPath: path] = try p.optionalInt(name, min: minimum, max: LayoutLimits.maxInteger)
       case .height(let path):
         guard let v = p.value(name) else { continue }
-        if case .string("auto") = v {
+        if v.isString("auto") {
           l[keyPath: path] = .auto
         } else if let d = v.doubleValue, LayoutField.acceptsHeight(d) {
           l[keyPath: path] = .fixed(d)
@@ -50,12 +50,12 @@ enum LayoutFields {
   static func font(_ p: ParamsReader, _ name: String) throws(ResponseError) -> FontDescription? {
     guard let font = try p.optionalObject(name) else { return nil }
     guard let family = font.value("family") else { throw font.fail("family", "is missing") }
-    guard case .array(let names) = family, !names.isEmpty else {
+    guard let names = family.elements, names.count > 0 else {
       throw font.fail("family", "must be a non-empty array of family names")
     }
     var families: [String] = []
     for (i, item) in names.enumerated() {
-      guard case .string(let s) = item, s.contains(where: { !$0.isWhitespace }) else {
+      guard let s = item.stringValue, s.contains(where: { !$0.isWhitespace }) else {
         throw font.fail("family[\(i)]", "must be a family name (a non-empty string)")
       }
       families.append(s)

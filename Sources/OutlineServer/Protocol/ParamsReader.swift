@@ -7,28 +7,35 @@ import JSONRPC
 /// `params` omitted or `null` reads as an empty object; an array is refused
 /// (PROTOCOL §8: named params only).
 struct ParamsReader {
-  let object: [String: JSONValue]
+  /// The params object, read in place on the message's tape; `nil` for none.
+  let object: JSONElement?
   /// Prefix of field names in messages, e.g. `viewport.` for a nested object.
   let path: String
 
-  init(_ params: JSONValue?, path: String = "") throws(ResponseError) {
+  init(_ params: JSONElement?, path: String = "") throws(ResponseError) {
     self.path = path
-    switch params {
+    switch params?.kind {
     case nil, .null?:
-      object = [:]
-    case .object(let o)?:
-      object = o
+      object = nil
+    case .object?:
+      object = params
     default:
       let what = path.isEmpty ? "params" : "\"\(path.dropLast())\""
       throw .invalidParams("\(what) must be an object")
     }
   }
 
+  /// Params given as a value (tests, and requests made in process).
+  init(_ params: JSONValue?) throws(ResponseError) {
+    try self.init(params.map(JSONElement.init))
+  }
+
   private func name(_ key: String) -> String { "\"\(path)\(key)\"" }
 
-  /// The value of `key`, treating `null` as absent.
-  func value(_ key: String) -> JSONValue? {
-    guard let v = object[key], !v.isNull else { return nil }
+  /// The value of `key`, treating `null` as absent; a repeated key gives its last value.
+  /// - Complexity: O(members): the names are compared as bytes on the tape.
+  func value(_ key: String) -> JSONElement? {
+    guard let v = object?[key], !v.isNull else { return nil }
     return v
   }
 
@@ -40,7 +47,7 @@ struct ParamsReader {
 
   func string(_ key: String) throws(ResponseError) -> String {
     guard let v = value(key) else { throw fail(key, "is missing") }
-    guard case .string(let s) = v else { throw fail(key, "must be a string") }
+    guard let s = v.stringValue else { throw fail(key, "must be a string") }
     return s
   }
 
@@ -51,14 +58,14 @@ struct ParamsReader {
 
   func optionalBool(_ key: String) throws(ResponseError) -> Bool? {
     guard let v = value(key) else { return nil }
-    guard case .bool(let b) = v else { throw fail(key, "must be true or false") }
+    guard let b = v.boolValue else { throw fail(key, "must be true or false") }
     return b
   }
 
   /// An integer from `min` to `max`.
   func optionalInt(_ key: String, min: Int = 0, max: Int64 = Int64(Int32.max) * 1024) throws(ResponseError) -> Int? {
     guard let v = value(key) else { return nil }
-    guard case .int(let i) = v, i >= min else {
+    guard let i = v.intValue, i >= min else {
       throw fail(key, min == 0 ? "must be a non-negative integer" : "must be an integer ≥ \(min)")
     }
     guard i <= max else { throw fail(key, "must be ≤ \(max)") }
@@ -93,8 +100,21 @@ struct ParamsReader {
 
   func optionalObject(_ key: String) throws(ResponseError) -> ParamsReader? {
     guard let v = value(key) else { return nil }
-    guard case .object = v else { throw fail(key, "must be an object") }
+    guard v.kind == .object else { throw fail(key, "must be an object") }
     return try ParamsReader(v, path: path + key + ".")
+  }
+
+  /// An array of strings, or `nil` when absent.
+  func optionalStrings(_ key: String, _ what: String) throws(ResponseError) -> [String]? {
+    guard let v = value(key) else { return nil }
+    guard let elements = v.elements else { throw fail(key, what) }
+    var result: [String] = []
+    result.reserveCapacity(elements.underestimatedCount)
+    for e in elements {
+      guard let s = e.stringValue else { throw fail(key, what) }
+      result.append(s)
+    }
+    return result
   }
 
   static func format(_ d: Double) -> String {

@@ -18,7 +18,7 @@ struct InitializeRequest: OutlineRequest {
 
   init(_ p: ParamsReader) throws(ResponseError) {
     if let pid = p.value("processId") {
-      guard case .int(let n) = pid, n > 0, n <= Int64(Int32.max) else {
+      guard let n = pid.intValue, n > 0, n <= Int64(Int32.max) else {
         throw p.fail("processId", "must be a process id (a positive integer) or null")
       }
       processID = Int32(n)
@@ -27,13 +27,10 @@ struct InitializeRequest: OutlineRequest {
     encoding = .utf16
     if let capabilities = try p.optionalObject("capabilities"),
       let general = try capabilities.optionalObject("general"),
-      let list = general.value("positionEncodings")
+      let names = try general.optionalStrings("positionEncodings", "must be an array of strings")
     {
-      guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
-        throw .invalidParams("\"capabilities.general.positionEncodings\" must be an array of strings")
-      }
       // The first one the server supports, in the client's order.
-      encoding = names.lazy.compactMap { $0.stringValue.flatMap(PositionEncoding.init(rawValue:)) }.first ?? .utf16
+      encoding = names.lazy.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
     }
   }
 

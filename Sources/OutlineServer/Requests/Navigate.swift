@@ -16,18 +16,18 @@ struct NavigateRequest: OutlineDocumentRequest {
     uri = try p.string("uri")
     from = try p.string("from")
     guard let value = p.value("key") else { throw p.fail("key", "is missing") }
-    switch value {
-    case .string("down"): key = .down
-    case .string("up"): key = .up
-    case .string("right"): key = .right
-    case .string("left"): key = .left
-    case .string("home"): key = .home
-    case .string("end"): key = .end
-    case .string("pageDown"): key = .pageDown
-    case .string("pageUp"): key = .pageUp
-    case .string("expandSiblings"): key = .expandSiblings
-    case .object(let o):
-      guard case .string(let text)? = o["type"], !text.isEmpty else {
+    switch value.stringValue {
+    case "down": key = .down
+    case "up": key = .up
+    case "right": key = .right
+    case "left": key = .left
+    case "home": key = .home
+    case "end": key = .end
+    case "pageDown": key = .pageDown
+    case "pageUp": key = .pageUp
+    case "expandSiblings": key = .expandSiblings
+    case nil where value.kind == .object:
+      guard let text = value["type"]?.stringValue, !text.isEmpty else {
         throw .invalidParams("\"key.type\" must be a non-empty string")
       }
       key = .typeAhead(text)

@@ -30,9 +30,11 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
     if watch {
       guard URL(string: uri)?.isFileURL == true else { throw .invalidParams("\"watch\" needs a file: uri") }
     }
-    workDoneToken = p.value("workDoneToken")
-    if let token = workDoneToken, token.stringValue == nil && token.intValue == nil {
-      throw p.fail("workDoneToken", "must be a string or an integer")
+    if let token = p.value("workDoneToken") {
+      guard token.kind == .string || token.kind == .int else {
+        throw p.fail("workDoneToken", "must be a string or an integer")
+      }
+      workDoneToken = token.jsonValue
     }
   }
 

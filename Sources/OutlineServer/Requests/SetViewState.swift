@@ -15,13 +15,8 @@ struct SetViewStateRequest: OutlineDocumentRequest {
 
   init(_ p: ParamsReader) throws(ResponseError) {
     uri = try p.string("uri")
-    guard case .array(let list)? = p.value("expanded") else {
-      throw p.fail("expanded", p.has("expanded") ? "must be an array of group ids" : "is missing")
-    }
-    var ids: [String] = []
-    for v in list {
-      guard case .string(let id) = v else { throw p.fail("expanded", "must be an array of group ids") }
-      ids.append(id)
+    guard let ids = try p.optionalStrings("expanded", "must be an array of group ids") else {
+      throw p.fail("expanded", "is missing")
     }
     expanded = ids
     focus = try p.optionalString("focus")

@@ -24,11 +24,13 @@ struct ToggleSectionRequest: OutlineDocumentRequest {
 
   init(_ p: ParamsReader) throws(ResponseError) {
     uri = try p.string("uri")
-    switch p.value("section") {
-    case nil: throw p.fail("section", "is missing")
-    case .string(let id)?: section = .id(id)
-    case .int(let i)?: section = .index(i)
-    default: throw p.fail("section", "must be a group id (string) or a visible index (integer)")
+    guard let value = p.value("section") else { throw p.fail("section", "is missing") }
+    if let id = value.stringValue {
+      section = .id(id)
+    } else if value.kind == .int, let i = value.intValue {
+      section = .index(i)
+    } else {
+      throw p.fail("section", "must be a group id (string) or a visible index (integer)")
     }
     expanded = try p.optionalBool("expanded")
     anchor = try Anchor(p)

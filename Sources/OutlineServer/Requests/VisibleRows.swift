@@ -31,9 +31,9 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
       viewport = (top, height)
     }
     if let include = p.value("include") {
-      guard case .array(let names) = include else { throw p.fail("include", "must be an array") }
+      guard let names = include.elements else { throw p.fail("include", "must be an array") }
       for (i, name) in names.enumerated() {
-        guard case .string("lines") = name else { throw p.fail("include[\(i)]", "must be \"lines\"") }
+        guard name.isString("lines") else { throw p.fail("include[\(i)]", "must be \"lines\"") }
         includesLines = true
       }
     }
