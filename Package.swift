@@ -46,7 +46,8 @@ let package = Package(
     // Prints the speed of `auto` layout, in cells and in fonts: swift run -c release layout-bench [FILE].
     .executableTarget(name: "layout-bench", dependencies: ["OutlineModel", "OutlineYAML", "OutlineFont"]),
     // The benchmark: `swift run -c release outline-bench` (docs/performance.md).
-    .executableTarget(name: "outline-bench", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC"]),
+    .executableTarget(
+      name: "outline-bench", dependencies: ["OutlineModel", "OutlineYAML", "JSONRPC", "OutlineServer"]),
     .testTarget(name: "OutlineModelTests", dependencies: ["OutlineModel"]),
     .testTarget(name: "OutlineYAMLTests", dependencies: ["OutlineYAML"]),
     .testTarget(name: "OutlineFontTests", dependencies: ["OutlineFont"]),

@@ -121,6 +121,16 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     return result
   }
 
+  /// Notifications, unknown methods and the requests of O(log n + answer)
+  /// work (``OutlineRequest/mayTakeLong`` false) are quick: the connection
+  /// may handle them on its reader's thread when the worker is idle.
+  public func isQuick(_ message: IncomingMessage) -> Bool {
+    if message.isNotification { return true }
+    // `initialize` and unknown methods are not in the registry: both are quick.
+    guard let request = OutlineProtocol.byMethod[message.method] else { return true }
+    return !request.mayTakeLong
+  }
+
   /// An `openOutline` with a `workDoneToken` cancelled while queued still gets
   /// its `begin` and `end` (PROTOCOL §2: one of each for every such open).
   public func cancelledBeforeStart(_ message: IncomingMessage) {

@@ -83,16 +83,22 @@ enum EndToEndReport {
       ])
     }
     for x in missing { t.rows.append([x, "–", "–", "–", "–"]) }
-    let ours = results.filter { $0.name.hasPrefix("outline-server") && !$0.name.contains("unknown") }
+    let ours = results.filter { $0.name.hasPrefix("outline-server") }
     let lsp = results.filter { $0.name.hasPrefix("clangd") || $0.name.hasPrefix("sourcekit") }
     if let floor {
       for r in ours {
+        // The goals of each row: lockstep vs the floor, and pipelined toggles.
+        let goal = r.name.contains("unknown") ? 1.2 : r.name.contains("visibleRows") ? 3.0 : 1.5
         let ratio = r.median / floor.median
         let below = lsp.allSatisfy { r.median < $0.median }
-        t.notes.append(
-          "\(r.name): lockstep \(fmtRatio(ratio)) the floor (goal ≤ 1.50×: \(ratio <= 1.5 ? "met" : "NOT met")), "
-            + "\(below ? "below" : "NOT below") both LSP servers; pipelined \(String(format: "%.0f", r.throughput)) req/s "
-            + "(goal ≥ 100000: \(r.throughput >= 100_000 ? "met" : "NOT met")).")
+        var note =
+          "\(r.name): lockstep \(fmtRatio(ratio)) the floor (goal ≤ \(String(format: "%.1f", goal))×: "
+          + "\(ratio <= goal ? "met" : "NOT met")), \(below ? "below" : "NOT below") both LSP servers; pipelined "
+          + "\(String(format: "%.0f", r.throughput)) req/s"
+        if r.name.contains("toggleSection") {
+          note += " (goal ≥ 100000: \(r.throughput >= 100_000 ? "met" : "NOT met"))"
+        }
+        t.notes.append(note + ".")
       }
     }
     progressLog("e2e: JSON cost in process")
@@ -106,6 +112,13 @@ enum EndToEndReport {
         + "JSONEncoder \(fmtTime(cost.encodeRowsFoundation))). The reader thread decodes while the worker handles "
         + "and encodes, so toggleSection cannot pass ≈ \(String(format: "%.0f", bound)) req/s and visibleRows "
         + "≈ \(String(format: "%.0f", 1e9 / cost.encodeRows)) req/s, whatever the engine does.")
+    progressLog("e2e: the server's own work in process")
+    let server = ServerCost.measure(quick: options.quick)
+    t.notes.append(
+      "The server's own work in process (body parsed in place, the request's work, the framed reply written; "
+        + "no pipe, no thread): unknown method \(fmtTime(server.unknownMethod)), toggleSection "
+        + "\(fmtTime(server.toggleSection)), visibleRows (100 rows) \(fmtTime(server.visibleRows100)). "
+        + "The rest of each end-to-end figure is the transport: pipes, wake-ups and the client.")
     return t
   }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json] [--no-nested]`
+/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json,server] [--no-nested]`
 ///
 /// Prints one set of tables (Markdown) with the figures and the ratios to the
 /// goals and to the floors, all measured in this run. Progress goes to stderr.
@@ -41,7 +41,7 @@ struct Options {
       case "--write-open-file": o.writeOpenFile = value()
       case "-h", "--help":
         print(
-          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json] [--no-nested] [--open-mb 50] [--read-file PATH] [--write-open-file PATH]"
+          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json,server] [--no-nested] [--open-mb 50] [--read-file PATH] [--write-open-file PATH]"
         )
         exit(0)
       default: fail("unknown argument \(args[i])")
@@ -112,6 +112,14 @@ if options.sections.contains("filter") {
   output = ""
 }
 
+if options.sections.contains("json") || options.sections.contains("server") {
+  // The server's own work per request, in process: outline-bench --only server.
+  let server = ServerCost.measure(quick: options.quick)
+  print(
+    "Server in process: unknown method \(fmtTime(server.unknownMethod)), toggleSection "
+      + "\(fmtTime(server.toggleSection)), visibleRows (100 rows) \(fmtTime(server.visibleRows100))")
+}
+
 if options.sections.contains("json") {
   // Alone, for instruction counts: outline-bench --only json --quick under callgrind.
   let cost = JSONCost.measure(quick: options.quick)
@@ -122,4 +130,5 @@ if options.sections.contains("json") {
       + "JSONWriter over JSONValue \(fmtTime(cost.encodeRows)), JSONWriter over typed rows "
       + "\(fmtTime(cost.encodeRowsTyped))")
   print(JSONDecodeCost.table(quick: options.quick).render(), terminator: "")
+
 }

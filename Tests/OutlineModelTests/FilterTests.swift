@@ -46,6 +46,24 @@ import Testing
     }
   }
 
+  @Test func utf8RangesAreTheRangesOfTheTextAsByteOffsets() {
+    var rng = SplitMix(seed: 11)
+    let letters = Array("aAbB cßSé😀")
+    for _ in 0..<400 {
+      let text = String((0..<Int(rng.next() % 16)).map { _ in letters[Int(rng.next() % UInt64(letters.count))] })
+      let query = String((0..<Int(1 + rng.next() % 3)).map { _ in letters[Int(rng.next() % 6)] })
+      let m = TextMatch(query: query)
+      let expected = m.ranges(in: text).map {
+        text.utf8.distance(
+          from: text.startIndex, to: $0.lowerBound)..<text.utf8.distance(
+            from: text.startIndex, to: $0.upperBound)
+      }
+      var copy = text
+      let got = copy.withUTF8 { m.utf8Ranges(in: $0) }
+      #expect(got == expected, "\(query) in \(text)")
+    }
+  }
+
   @Test func filterKeepsMatchesAndTheirAncestorsExpanded() {
     var s = state()
     let before = referenceVisibleList(s)
@@ -168,7 +186,8 @@ extension FilterTests {
     #expect(matches.map { s.outline.id(at: $0.position) } == ["doctor", "family", "mum"])
     #expect(matches.map(\.index) == [1, 2, 5])
     let family = matches[1]
-    #expect(family.titleRanges.map { String(s.outline.title(at: family.position)[$0]) } == ["Family"])
+    let title = Array(s.outline.title(at: family.position).utf8)
+    #expect(family.titleRanges.map { String(decoding: title[$0], as: UTF8.self) } == ["Family"])
     #expect(family.detailRanges.isEmpty)
     #expect(matches[2].titleRanges.isEmpty && matches[2].detailRanges.count == 1)
     #expect(s.isLastChild(s.outline.position(of: "doctor")!))

@@ -77,7 +77,7 @@ public final class Connection: Sendable {
   private let writeLock = Mutex<Bool>(false)
   /// Requests queued or running, by id, for `$/cancelRequest`.
   private let pending = Mutex<[RequestID: CancellationToken]>([:])
-  private let worker = DispatchQueue(label: "outline-server.jsonrpc.worker")
+  private let worker = SerialWorker(name: "outline-server.jsonrpc.worker")
   private let started = Atomic<Bool>(false)
   /// Set by ``abort()``: no more writes; every request is cancelled.
   private let aborted = Atomic<Bool>(false)
@@ -103,6 +103,10 @@ public final class Connection: Sendable {
     self.ending = ending
   }
 
+  deinit {
+    worker.stop()
+  }
+
   // MARK: Running
 
   /// Reads and handles messages until end of input or broken framing, then waits until
@@ -124,7 +128,7 @@ public final class Connection: Sendable {
     reader.name = "outline-server.jsonrpc.reader"
     reader.start()
     done.wait()
-    worker.sync {}
+    _ = worker.sync {}
     flush()
     return end.withLock { $0 } ?? .endOfInput
   }
@@ -215,7 +219,11 @@ public final class Connection: Sendable {
     }
     steps = messages.compactMap(step(for:))
     if steps.isEmpty { return }
-    worker.async { [self] in
+    let quick = steps.allSatisfy { step in
+      if case .call(let message) = step { return handler.isQuick(message) }
+      return true
+    }
+    let job: @Sendable () -> Void = { [self] in
       var json = framing.makeWriter()
       if isBatch {
         json.beginArray()
@@ -229,6 +237,7 @@ public final class Connection: Sendable {
         writeMessage(json)
       }
     }
+    if quick { worker.runOrQueue(job) } else { worker.async(job) }
   }
 
   private func step(for message: Message) -> Step? {
@@ -333,15 +342,15 @@ public final class Connection: Sendable {
   ///
   /// Safe from any thread; returns at once.
   public func perform(_ job: @escaping @Sendable () -> Void) {
-    worker.async(execute: job)
+    worker.async(job)
   }
 
   /// Runs `job` on the worker, after everything queued before it, waits for it, and
   /// returns what it returned.
   ///
   /// - Important: never call it from a job or a handler (the worker would wait for itself).
-  public func performAndWait<T: Sendable>(_ job: @Sendable () -> T) -> T {
-    worker.sync(execute: job)
+  public func performAndWait<T: Sendable>(_ job: @escaping @Sendable () -> T) -> T {
+    worker.sync(job)
   }
 
   /// `true` once ``abort()`` was called.

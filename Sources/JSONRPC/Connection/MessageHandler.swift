@@ -62,9 +62,20 @@ public protocol MessageHandler: AnyObject, Sendable {
   /// (LSP 3.17 §Work Done Progress: a `begin` and an `end` for a `workDoneToken`).
   /// Called on the worker thread, like ``result(for:)``. Does nothing by default.
   func cancelledBeforeStart(_ message: IncomingMessage)
+
+  /// Whether `message` is quick to handle: a few microseconds of work and nothing that
+  /// polls for cancellation. A quick message is handled on the reader's thread when the
+  /// worker is idle (holding the worker's role, so still one at a time and in order),
+  /// saving a thread hand-off; anything else goes to the worker's thread, which leaves the
+  /// reader free to act on `$/cancelRequest` and `exit` meanwhile. Called on the reader.
+  /// `false` by default.
+  func isQuick(_ message: IncomingMessage) -> Bool
 }
 
 extension MessageHandler {
   /// Does nothing.
   public func cancelledBeforeStart(_ message: IncomingMessage) {}
+
+  /// `false`: every message goes to the worker's thread.
+  public func isQuick(_ message: IncomingMessage) -> Bool { false }
 }

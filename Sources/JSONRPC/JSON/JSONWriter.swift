@@ -346,6 +346,28 @@ public struct JSONWriter: ~Copyable {
     if bool { literal("true") } else { literal("false") }
   }
 
+  /// Writes a string value known at compile time, `"text"`, copying its bytes as they are.
+  ///
+  /// - Parameter text: a string with no character that JSON escapes (`"`, `\`,
+  ///   U+0000–U+001F, U+2028, U+2029); a debug build asserts it.
+  /// - Complexity: O(n) in the length of `text`, one copy.
+  @inlinable
+  public mutating func value(plain text: StaticString) {
+    #if DEBUG
+      assert(Self.isPlain(text), "JSONWriter: \(text) needs escaping; use value(_:) with a String")
+    #endif
+    let n = text.utf8CodeUnitCount
+    scalar(reserving: n + 2)
+    put(UInt8(ascii: "\""))
+    if text.hasPointerRepresentation {
+      put(text.utf8Start, n)
+    } else {
+      text.withUTF8Buffer { put($0.baseAddress!, n) }
+    }
+    put(UInt8(ascii: "\""))
+    needsComma = true
+  }
+
   /// Writes a value that writes itself (a typed result, an array, an optional…).
   ///
   /// - Complexity: what `value` writes.

@@ -83,6 +83,42 @@ public struct TextMatch: Sendable {
     return false
   }
 
+  /// ``ranges(in:)`` of the UTF-8 text `utf8`, as ranges of byte offsets: an
+  /// ASCII text is searched in place, anything else as a `String`.
+  /// - Complexity: O(length of `utf8` × length of the query).
+  public func utf8Ranges(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    guard !queryScalars.isEmpty else { return [] }
+    if queryIsASCII, utf8.allSatisfy({ $0 < 0x80 }) {
+      var result: [Range<Int>] = []
+      let q = queryBytes
+      let m = q.count
+      guard utf8.count >= m else { return [] }
+      var i = 0
+      while i <= utf8.count - m {
+        var k = 0
+        while k < m {
+          var b = utf8[i + k]
+          if b >= 0x41 && b <= 0x5A { b += 0x20 }
+          if b != q[k] { break }
+          k += 1
+        }
+        if k == m {
+          result.append(i..<(i + m))
+          i += m
+        } else {
+          i += 1
+        }
+      }
+      return result
+    }
+    let text = String(decoding: utf8, as: UTF8.self)
+    return ranges(in: text).map {
+      text.utf8.distance(
+        from: text.startIndex, to: $0.lowerBound)..<text.utf8.distance(
+          from: text.startIndex, to: $0.upperBound)
+    }
+  }
+
   /// Every non-overlapping occurrence in `text`, leftmost first, as ranges of
   /// the original text. An occurrence that starts or ends inside the folding
   /// of one character (`ß` → `ss`) covers that whole character.

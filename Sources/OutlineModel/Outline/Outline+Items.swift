@@ -91,6 +91,12 @@ extension Outline {
     try storage.table.withTitleUTF8(at: p, body)
   }
 
+  /// The UTF-8 bytes of the icon (a row) or the badge (a group) of the item at `p`
+  /// (`nil` when absent), lent to `body`. O(1) plus `body`.
+  public func withIconOrBadgeUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+    try storage.table.withExtraUTF8(at: p, body)
+  }
+
   /// The UTF-8 bytes of the detail of the item at `p` (`nil` when absent), lent to `body`. O(1) plus `body`.
   public func withDetailUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
     try storage.table.withDetailUTF8(at: p, body)

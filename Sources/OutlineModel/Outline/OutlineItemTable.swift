@@ -155,6 +155,13 @@ struct OutlineItemTable: Sendable {
   /// Rows: the detail of the item at `p`, if any. O(length).
   func detail(at p: Int) -> String? { string(spans[p].detailStart, spans[p].detailLength) }
   /// Rows: the icon of the item at `p`, if any. O(length).
+  /// The icon (a row) or badge (a group) as UTF-8, lent to `body`; `nil` when absent.
+  func withExtraUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+    let s = spans[p]
+    guard s.extraLength >= 0 else { return try body(nil) }
+    return try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, s.extraStart, s.extraLength)) }
+  }
+
   func icon(at p: Int) -> String? {
     isGroup(at: p) ? nil : string(spans[p].extraStart, spans[p].extraLength)
   }

@@ -81,10 +81,10 @@ public struct FilterMatch: Sendable, Equatable {
   public var position: Int
   /// Its index in the filtered visible list.
   public var index: Int
-  /// Occurrences in the title, as ranges of `title`.
-  public var titleRanges: [Range<String.Index>]
-  /// Occurrences in the detail, as ranges of `detail` (always empty for a group).
-  public var detailRanges: [Range<String.Index>]
+  /// Occurrences in the title, as ranges of byte offsets in its UTF-8.
+  public var titleRanges: [Range<Int>]
+  /// Occurrences in the detail, as ranges of byte offsets in its UTF-8 (always empty for a group).
+  public var detailRanges: [Range<Int>]
 }
 
 extension OutlineState {
@@ -168,10 +168,12 @@ extension OutlineState {
         p += 1
       }
       guard visible[m] else { continue }
+      // Searched in the outline's UTF-8 storage: an ASCII text makes no String.
       result.append(
         FilterMatch(
-          position: m, index: index, titleRanges: filter.match.ranges(in: outline.title(at: m)),
-          detailRanges: outline.isGroup(at: m) ? [] : outline.detail(at: m).map { filter.match.ranges(in: $0) } ?? []))
+          position: m, index: index, titleRanges: outline.withTitleUTF8(at: m) { filter.match.utf8Ranges(in: $0) },
+          detailRanges: outline.isGroup(at: m)
+            ? [] : outline.withDetailUTF8(at: m) { $0.map { filter.match.utf8Ranges(in: $0) } ?? [] }))
     }
     return result
   }

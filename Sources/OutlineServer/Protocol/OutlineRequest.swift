@@ -26,6 +26,12 @@ protocol OutlineRequest: Sendable {
   /// default.
   static var changesViewState: Bool { get }
 
+  /// Whether the request may take long: work proportional to the outline
+  /// (O(n)), or a load that polls for cancellation. `false` marks a request
+  /// of O(log n + answer) work, handled on the reader's thread when the
+  /// worker is idle (``JSONRPC/MessageHandler/isQuick(_:)``). `true` by default.
+  static var mayTakeLong: Bool { get }
+
   /// Reads the params (`params` absent or `null` reads as `{}`).
   /// - Throws: `-32602` naming the field.
   init(_ params: ParamsReader) throws(ResponseError)
@@ -38,6 +44,7 @@ protocol OutlineRequest: Sendable {
 
 extension OutlineRequest {
   static var changesViewState: Bool { false }
+  static var mayTakeLong: Bool { true }
 }
 
 /// A request about one open outline, named by its `uri`.

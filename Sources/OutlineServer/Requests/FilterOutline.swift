@@ -23,74 +23,77 @@ struct FilterOutlineRequest: OutlineDocumentRequest {
     let doc = try document(on: server)
     let (r, matches) = doc.state.filter(
       query, scrollTop: anchor.scrollTop, viewportHeight: anchor.viewportHeight)
-    let outline = doc.state.outline
-    let encoding = server.positionEncoding
     return Result(
-      expansion: ExpansionReply(r, doc.state),
-      matches: matches.map { m in
-        let title = outline.title(at: m.position)
-        let detail = m.detailRanges.isEmpty ? "" : outline.detail(at: m.position) ?? ""
-        return Match(
-          index: m.index, id: outline.id(at: m.position),
-          ranges: m.titleRanges.map { MatchRange($0, in: title, field: "title", encoding) }
-            + m.detailRanges.map { MatchRange($0, in: detail, field: "detail", encoding) })
-      })
+      expansion: ExpansionReply(r, doc.state), outline: doc.state.outline, matches: matches,
+      encoding: server.positionEncoding)
   }
 
-  /// One place the query occurs: `{field, start, length}` within that field.
-  struct MatchRange: JSONWritable {
-    var field: StaticString
-    var start: Int
-    var length: Int
-
-    /// `range` of `text` in code units of `encoding`.
-    init(_ range: Range<String.Index>, in text: String, field: StaticString, _ encoding: PositionEncoding) {
-      func units(_ a: String.Index, _ b: String.Index) -> Int {
-        switch encoding {
-        case .utf8: return text.utf8.distance(from: a, to: b)
-        case .utf16: return text.utf16.distance(from: a, to: b)
-        case .utf32: return text.unicodeScalars.distance(from: a, to: b)
-        }
-      }
-      self.field = field
-      start = units(text.startIndex, range.lowerBound)
-      length = units(range.lowerBound, range.upperBound)
+  /// Code units of `encoding` in `utf8[from ..< to]`: UTF-8 bytes, UTF-16 units
+  /// (a 4-byte sequence is two), or scalars.
+  /// - Complexity: O(to − from).
+  static func units(_ utf8: UnsafeBufferPointer<UInt8>, from: Int, to: Int, _ encoding: PositionEncoding) -> Int {
+    if encoding == .utf8 { return to - from }
+    var n = 0
+    for i in from..<to {
+      let b = utf8[i]
+      if b & 0xC0 != 0x80 { n += 1 }  // the first byte of a scalar
+      if b >= 0xF0 && encoding == .utf16 { n += 1 }  // a scalar beyond the BMP: a surrogate pair
     }
+    return n
+  }
 
-    func write(to json: inout JSONWriter) {
-      json.object { json in
-        json.key("field")
-        json.value(field.description)
-        json.member("start", start)
-        json.member("length", length)
-      }
+  /// Writes one place the query occurs, `{field, start, length}` within that
+  /// field in code units of `encoding`, from its range of UTF-8 bytes.
+  static func writeRange(
+    _ range: Range<Int>, in utf8: UnsafeBufferPointer<UInt8>, field: StaticString, _ encoding: PositionEncoding,
+    to json: inout JSONWriter
+  ) {
+    json.object { json in
+      json.key("field")
+      json.value(plain: field)
+      json.member("start", units(utf8, from: 0, to: range.lowerBound, encoding))
+      json.member("length", units(utf8, from: range.lowerBound, to: range.upperBound, encoding))
     }
   }
 
-  /// A row or group whose own text matched: `{index, id, ranges}`.
-  struct Match: JSONWritable {
-    var index: Int
-    var id: String
-    var ranges: [MatchRange]
-
-    func write(to json: inout JSONWriter) {
-      json.object { json in
-        json.member("index", index)
-        json.member("id", id)
-        json.member("ranges", ranges)
-      }
-    }
-  }
-
-  /// The toggle result's members and `matches`.
+  /// The toggle result's members and `matches: [{index, id, ranges}]`, each
+  /// match written from the outline's UTF-8 storage when the reply is written.
   struct Result: JSONWritable {
     var expansion: ExpansionReply
-    var matches: [Match]
+    /// The outline the matches point into (it shares the state's storage).
+    var outline: Outline
+    var matches: [FilterMatch]
+    var encoding: PositionEncoding
 
     func write(to json: inout JSONWriter) {
       json.object { json in
         expansion.writeMembers(to: &json)
-        json.member("matches", matches)
+        json.key("matches")
+        json.array { json in
+          for m in matches {
+            json.object { json in
+              json.member("index", m.index)
+              json.key("id")
+              outline.withIDUTF8(at: m.position) { json.value(utf8: $0) }
+              json.key("ranges")
+              json.array { json in
+                outline.withTitleUTF8(at: m.position) { title in
+                  for r in m.titleRanges {
+                    FilterOutlineRequest.writeRange(r, in: title, field: "title", encoding, to: &json)
+                  }
+                }
+                if !m.detailRanges.isEmpty {
+                  outline.withDetailUTF8(at: m.position) { detail in
+                    guard let detail else { return }
+                    for r in m.detailRanges {
+                      FilterOutlineRequest.writeRange(r, in: detail, field: "detail", encoding, to: &json)
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
       }
     }
   }

@@ -6,6 +6,7 @@ import OutlineModel
 /// `y`; `null` for an empty list.
 struct RowAtOffsetRequest: OutlineDocumentRequest {
   static let method = "rowAtOffset"
+  static let mayTakeLong = false
 
   let uri: String
   var y: Double

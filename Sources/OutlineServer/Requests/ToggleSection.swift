@@ -8,6 +8,7 @@ import OutlineModel
 /// A row id, an unknown id or an index out of range is `-32012`.
 struct ToggleSectionRequest: OutlineDocumentRequest {
   static let method = "toggleSection"
+  static let mayTakeLong = false
   static let changesViewState = true
 
   /// A group named by id, or the item at a visible index.

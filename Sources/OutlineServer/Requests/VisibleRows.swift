@@ -8,6 +8,7 @@ import OutlineModel
 /// its texts as the layout's line breaker broke them to count its height.
 struct VisibleRowsRequest: OutlineDocumentRequest {
   static let method = "visibleRows"
+  static let mayTakeLong = false
   static let changesViewState = true
   /// The most rows one `visibleRows` or `rowHeights` answer carries.
   static let maxRows = 10_000
@@ -62,14 +63,19 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     var includesLines = false
 
     func write(to json: inout JSONWriter) {
-      let heights = includesLines ? RowHeights(layout: state.layout, lineBreaker: state.lineBreaker) : nil
+      let outline = state.outline
+      let lines = includesLines ? RowHeights(layout: state.layout, lineBreaker: state.lineBreaker) : nil
       json.object { json in
         json.member("version", state.version)
         json.member("total", state.total)
         json.member("contentHeight", state.contentHeight)
         json.key("rows")
         json.array { json in
-          for v in rows { Self.writeRow(v, state, lines: heights, to: &json) }
+          for v in rows {
+            Self.writeRow(v, outline, isLastChild: state.isLastChild(v.position), to: &json) { json in
+              if let lines { Self.writeLines(v.position, outline, lines, to: &json) }
+            }
+          }
         }
       }
     }
@@ -92,17 +98,22 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     /// A Row of PROTOCOL §4: `{index, id, kind, depth, parent, title, top,
     /// height, isLastChild}`, a group adding `{badge?, expanded, childCount,
     /// rowCount, activeCount}`, a row `{detail?, icon?, data?, active,
-    /// emphasis}`, and `lines` when `lines` is given; optional fields are left
-    /// out when absent. Texts are written from the outline's UTF-8 storage,
-    /// no `String` made.
-    static func writeRow(_ v: VisibleItem, _ state: OutlineState, lines: RowHeights? = nil, to json: inout JSONWriter) {
-      let outline = state.outline
+    /// emphasis}`, and what `extra` writes (`lines`, `range`); optional fields
+    /// are left out when absent. Texts are written from the outline's UTF-8
+    /// storage, no `String` made.
+    @inline(__always)
+    static func writeRow(
+      _ v: VisibleItem, _ outline: Outline, isLastChild: Bool, to json: inout JSONWriter,
+      extra: (inout JSONWriter) -> Void = { _ in }
+    ) {
       let p = v.position
+      let isGroup = outline.isGroup(at: p)
       json.object { json in
         json.member("index", v.index)
         json.key("id")
         outline.withIDUTF8(at: p) { json.value(utf8: $0) }
-        json.member("kind", outline.kind(at: p).rawValue)
+        json.key("kind")
+        if isGroup { json.value(plain: "group") } else { json.value(plain: "row") }
         json.member("depth", outline.depth(at: p))
         json.key("parent")
         if let parent = outline.parent(at: p) {
@@ -114,10 +125,15 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
         outline.withTitleUTF8(at: p) { json.value(utf8: $0) }
         json.member("top", v.top)
         json.member("height", v.height)
-        json.member("isLastChild", state.isLastChild(p))
-        if let lines { writeLines(p, outline, lines, to: &json) }
-        if outline.isGroup(at: p) {
-          json.member("badge", ifPresent: outline.badge(at: p))
+        json.member("isLastChild", isLastChild)
+        extra(&json)
+        if isGroup {
+          outline.withIconOrBadgeUTF8(at: p) { badge in
+            if let badge {
+              json.key("badge")
+              json.value(utf8: badge)
+            }
+          }
           json.member("expanded", v.expanded)
           json.member("childCount", outline.childCount(at: p))
           json.member("rowCount", outline.rowCount(at: p))
@@ -129,7 +145,12 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
               json.value(utf8: detail)
             }
           }
-          json.member("icon", ifPresent: outline.icon(at: p))
+          outline.withIconOrBadgeUTF8(at: p) { icon in
+            if let icon {
+              json.key("icon")
+              json.value(utf8: icon)
+            }
+          }
           if let data = outline.data(at: p) { json.member("data", data) }
           json.member("active", outline.active(at: p))
           json.member("emphasis", outline.emphasis(at: p))
