@@ -1,7 +1,10 @@
 /* The floor for a request over stdio: reads LSP-framed messages
  * (Content-Length header, blank line, body) from stdin and answers each with
  * the same small framed response, echoing the request's id when it is a
- * number. No JSON parsing beyond finding "id":. */
+ * number. No JSON parsing beyond finding "id":.
+ *
+ * echo-server N: the result is instead a string of N bytes, so the answer is
+ * as big as a real one (the floor of moving that many bytes over stdio). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +14,8 @@
 
 static char *buf;
 static size_t cap = 1 << 20, len = 0, pos = 0;
-static char out[1 << 16];
+static char out[1 << 21];
+static char *result = "null";
 static size_t outlen = 0;
 
 static void flush_out(void) {
@@ -40,8 +44,17 @@ static int fill(void) {
   return 1;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   buf = malloc(cap);
+  if (argc > 1) {
+    long n = atol(argv[1]);
+    if (n < 0 || n > (1 << 20)) return 2;
+    result = malloc(n + 3);
+    result[0] = '"';
+    memset(result + 1, 'x', n);
+    result[n + 1] = '"';
+    result[n + 2] = 0;
+  }
   for (;;) {
     /* Find the end of the header. */
     char *end;
@@ -65,10 +78,11 @@ int main(void) {
     long id = 0;
     char *q = memmem(b, clen, "\"id\":", 5);
     if (q) id = atol(q + 5);
-    char resp[128];
-    int rl = snprintf(resp, sizeof resp, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"result\":null}", id);
+    char head[64];
+    int hl = snprintf(head, sizeof head, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"result\":", id);
+    size_t rl = hl + strlen(result) + 1;
     if (outlen + rl + 64 > sizeof out) flush_out();
-    outlen += snprintf(out + outlen, sizeof out - outlen, "Content-Length: %d\r\n\r\n%s", rl, resp);
+    outlen += snprintf(out + outlen, sizeof out - outlen, "Content-Length: %zu\r\n\r\n%s%s}", rl, head, result);
     pos = body + clen;
     /* Answer at once when no more input is buffered (lockstep), else batch. */
     if (pos == len) flush_out();

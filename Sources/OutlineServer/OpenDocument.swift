@@ -10,6 +10,8 @@ final class OpenDocument {
   let path: String?
   /// The height of the last `visibleRows` viewport: the page of `pageUp`/`pageDown`.
   var viewportHeight: Double?
+  /// The JSON of its rows' item fields, kept between `visibleRows` answers.
+  let rowJSON = RowJSONCache()
   /// Whether the view state changed since it was last saved.
   var viewStateDirty = false
 

@@ -6,6 +6,7 @@ enum EndToEndReport {
     let m = options.quick ? 3_000 : 30_000
     var results: [WireResult] = []
     var missing: [String] = []
+    var rowsAnswerBytes = 0
 
     if let echo = paths.compile("echo-server"), let c = try? LSPClient(executable: echo) {
       progressLog("e2e: C echo server")
@@ -35,6 +36,10 @@ enum EndToEndReport {
         Wire.measure("outline-server: unknown method (-32601)", c, lockstep: n, pipelined: m) { i in
           #"{"jsonrpc":"2.0","id":\#(i + 2),"method":"outline/ping","params":{}}"#
         })
+      rowsAnswerBytes =
+        c.call(
+          #"{"jsonrpc":"2.0","id":1,"method":"visibleRows","params":{"uri":"\#(uri)","start":\#(starts[0]),"count":100}}"#
+        )?.utf8.count ?? 0
       results.append(
         Wire.measure(
           "outline-server: visibleRows (100 rows)", c, lockstep: n, pipelined: m / 10,
@@ -49,6 +54,21 @@ enum EndToEndReport {
       c.close()
     } else {
       missing.append("outline-server: not built (swift build -c release)")
+    }
+
+    // The floor of moving an answer as big as visibleRows' over stdio.
+    if rowsAnswerBytes > 0, let echo = paths.compile("echo-server"),
+      let c = try? LSPClient(executable: echo, arguments: ["\(rowsAnswerBytes - 40)"])
+    {
+      progressLog("e2e: C echo server, answers of \(rowsAnswerBytes) bytes")
+      results.append(
+        Wire.measure(
+          "floor: C echo server answering \(rowsAnswerBytes) bytes (a visibleRows answer's size)", c, lockstep: n,
+          pipelined: m / 10
+        ) { i in
+          #"{"jsonrpc":"2.0","id":\#(i + 1),"method":"outline/ping","params":{}}"#
+        })
+      c.close()
     }
 
     let hover =
@@ -75,7 +95,7 @@ enum EndToEndReport {
     var t = Table(
       title: "3. End to end over stdio (LSP framing; lockstep \(n) requests, pipelined up to \(m))",
       header: ["server and request", "lockstep median", "lockstep p99", "median vs floor", "pipelined req/s"])
-    let floor = results.first { $0.name.hasPrefix("floor") }
+    let floor = results.first { $0.name.hasPrefix("floor: C echo server (") }
     for r in results {
       t.rows.append([
         r.name, fmtTime(r.median), fmtTime(r.p99), fmtRatio(r.median / (floor?.median ?? .nan)),
@@ -97,6 +117,11 @@ enum EndToEndReport {
           + "\(String(format: "%.0f", r.throughput)) req/s"
         if r.name.contains("toggleSection") {
           note += " (goal ≥ 100000: \(r.throughput >= 100_000 ? "met" : "NOT met"))"
+        }
+        if r.name.contains("visibleRows"), let sized = results.first(where: { $0.name.contains("answering") }) {
+          note +=
+            "; \(fmtRatio(r.median / sized.median)) the C echo server answering as many bytes, which moves the "
+            + "answer over stdio and writes nothing"
         }
         t.notes.append(note + ".")
       }

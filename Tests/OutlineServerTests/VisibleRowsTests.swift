@@ -142,4 +142,23 @@ import Testing
     let viewport = s.result("visibleRows", ["uri": uri, "viewport": ["top": 1, "height": 2]])
     #expect(viewport["rows"]?.arrayValue?.compactMap { $0["id"] } == ["a1", "b"])
   }
+
+  @Test func rowsServedAgainShowWhatChangedInTheText() throws {
+    // The rows' item fields are kept as JSON between answers: a new text must
+    // never be answered with the old one's.
+    let s = try InProcessServer.started()
+    let text = "groups:\n  - {id: g, title: G, expanded: true, rows: [{id: a, title: Alpha, detail: one}]}\n"
+    s.open("mem:r", text)
+    let before = s.rows("mem:r")
+    #expect(before.last?["title"] == "Alpha" && before.last?["detail"] == "one")
+    _ = s.result(
+      "changeOutline",
+      ["uri": "mem:r", "text": .string(text.replacingOccurrences(of: "Alpha, detail: one", with: "Beta, icon: x"))])
+    let after = s.rows("mem:r")
+    #expect(after.last?["title"] == "Beta" && after.last?["detail"] == nil && after.last?["icon"] == "x")
+    #expect(after.first?["rowCount"] == 1)
+    // Reopened under another policy: another outline, the same positions.
+    s.open("mem:r", text.replacingOccurrences(of: "title: G,", with: "title: H,"), ["policy": "single"])
+    #expect(s.rows("mem:r").first?["title"] == "H")
+  }
 }

@@ -390,6 +390,23 @@ public struct JSONWriter: ~Copyable {
     needsComma = true
   }
 
+  /// Copies already-written members of an object, `"a":1,"b":"x"` (a fragment kept from
+  /// another writer: the bytes of an object written there, less its braces), into the
+  /// object being written, as if each member had been written here.
+  ///
+  /// - Parameter members: one or more complete members as ``JSONWriter`` writes them, comma
+  ///   separated, without braces; not checked.
+  /// - Complexity: O(n) in `members.count`, one copy.
+  public mutating func rawMembers(_ members: UnsafeRawBufferPointer) {
+    guard let source = members.baseAddress, !members.isEmpty else { return }
+    #if DEBUG
+      shape.rawMembers()
+    #endif
+    separate(reserving: members.count)
+    put(source.assumingMemoryBound(to: UInt8.self), members.count)
+    needsComma = true
+  }
+
   // MARK: Members
 
   /// Writes the member `"key":value` with an integer value.
@@ -495,6 +512,12 @@ public struct JSONWriter: ~Copyable {
       }
       afterKey = false
       if open.isEmpty { done = true }
+    }
+
+    /// Whole members are about to be copied in.
+    @usableFromInline mutating func rawMembers() {
+      assert(open.last == true, "JSONWriter: members outside an object")
+      assert(!afterKey, "JSONWriter: members right after a key")
     }
 
     /// A key is about to be written.

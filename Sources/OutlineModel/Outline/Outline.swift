@@ -24,6 +24,12 @@ public struct Outline: Sendable {
   /// The items, shared read-only (see ``OutlineItemTable``).
   let storage: OutlineItemTable.Box
 
+  /// Tells outlines apart: two outlines with the same identity hold the same
+  /// items (a copy of an outline shares its storage). For caches of what is
+  /// derived from the items alone.
+  /// - Complexity: O(1).
+  public var identity: ObjectIdentifier { ObjectIdentifier(storage) }
+
   /// Item positions of the top-level groups.
   public var roots: [Int] { storage.table.roots }
   /// Item positions of every group, in document order.

@@ -50,7 +50,7 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     } else {
       items = doc.state.visibleItems(start: start, count: count)
     }
-    return Result(state: doc.state, rows: items, includesLines: includesLines)
+    return Result(state: doc.state, rows: items, includesLines: includesLines, cache: doc.rowJSON)
   }
 
   /// `{version, total, contentHeight, rows: [Row]}`, each row written straight
@@ -61,6 +61,8 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     var rows: [VisibleItem]
     /// Whether each row carries `lines`.
     var includesLines = false
+    /// The document's rows' JSON, kept between answers.
+    var cache: RowJSONCache
 
     func write(to json: inout JSONWriter) {
       let outline = state.outline
@@ -72,7 +74,7 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
         json.key("rows")
         json.array { json in
           for v in rows {
-            Self.writeRow(v, outline, isLastChild: state.isLastChild(v.position), to: &json) { json in
+            Self.writeRow(v, outline, isLastChild: state.isLastChild(v.position), cache: cache, to: &json) { json in
               if let lines { Self.writeLines(v.position, outline, lines, to: &json) }
             }
           }
@@ -95,66 +97,24 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
       }
     }
 
-    /// A Row of PROTOCOL §4: `{index, id, kind, depth, parent, title, top,
-    /// height, isLastChild}`, a group adding `{badge?, expanded, childCount,
-    /// rowCount, activeCount}`, a row `{detail?, icon?, data?, active,
-    /// emphasis}`, and what `extra` writes (`lines`, `range`); optional fields
-    /// are left out when absent. Texts are written from the outline's UTF-8
-    /// storage, no `String` made.
+    /// A Row of PROTOCOL §4: `{index, top, height, isLastChild}` (and a
+    /// group's `expanded`), which depend on the view, then the members that
+    /// depend on the item alone (`id, kind, depth, parent, title`, …), copied
+    /// from `cache` (see ``RowJSONCache``), then what `extra` writes (`lines`,
+    /// `range`). Optional fields are left out when absent.
     @inline(__always)
     static func writeRow(
-      _ v: VisibleItem, _ outline: Outline, isLastChild: Bool, to json: inout JSONWriter,
+      _ v: VisibleItem, _ outline: Outline, isLastChild: Bool, cache: RowJSONCache, to json: inout JSONWriter,
       extra: (inout JSONWriter) -> Void = { _ in }
     ) {
-      let p = v.position
-      let isGroup = outline.isGroup(at: p)
       json.object { json in
         json.member("index", v.index)
-        json.key("id")
-        outline.withIDUTF8(at: p) { json.value(utf8: $0) }
-        json.key("kind")
-        if isGroup { json.value(plain: "group") } else { json.value(plain: "row") }
-        json.member("depth", outline.depth(at: p))
-        json.key("parent")
-        if let parent = outline.parent(at: p) {
-          outline.withIDUTF8(at: parent) { json.value(utf8: $0) }
-        } else {
-          json.null()
-        }
-        json.key("title")
-        outline.withTitleUTF8(at: p) { json.value(utf8: $0) }
         json.member("top", v.top)
         json.member("height", v.height)
         json.member("isLastChild", isLastChild)
+        if outline.isGroup(at: v.position) { json.member("expanded", v.expanded) }
+        cache.withMembers(of: v.position, in: outline) { json.rawMembers($0) }
         extra(&json)
-        if isGroup {
-          outline.withIconOrBadgeUTF8(at: p) { badge in
-            if let badge {
-              json.key("badge")
-              json.value(utf8: badge)
-            }
-          }
-          json.member("expanded", v.expanded)
-          json.member("childCount", outline.childCount(at: p))
-          json.member("rowCount", outline.rowCount(at: p))
-          json.member("activeCount", outline.activeCount(at: p))
-        } else {
-          outline.withDetailUTF8(at: p) { detail in
-            if let detail {
-              json.key("detail")
-              json.value(utf8: detail)
-            }
-          }
-          outline.withIconOrBadgeUTF8(at: p) { icon in
-            if let icon {
-              json.key("icon")
-              json.value(utf8: icon)
-            }
-          }
-          if let data = outline.data(at: p) { json.member("data", data) }
-          json.member("active", outline.active(at: p))
-          json.member("emphasis", outline.emphasis(at: p))
-        }
       }
     }
   }
