@@ -222,13 +222,11 @@ async function refresh() {
 
 function showStatus(total) {
   if (statusLine.classList.contains("error")) return;
-  const o = page.outline;
-  const fonts = page.fonts.join(", ");
   const missing = LAYOUT.font.family.filter((f) => !page.fonts.includes(f));
   statusLine.textContent =
-    `${total.toLocaleString("en")} shown of ${(o.groupCount + o.rowCount).toLocaleString("en")} · ` +
-    `${page.contentHeight.toLocaleString("en")} px at ${page.layoutWidth} px · ${fonts}` +
-    (missing.length ? ` · missing: ${missing.join(", ")}` : "");
+    `${total.toLocaleString("en")} shown · ${page.contentHeight.toLocaleString("en")} px at ${page.layoutWidth} px` +
+    (missing.length ? ` · no font ${missing.join(", ")}` : "");
+  statusLine.title = `fonts used by the server: ${page.fonts.join(", ")}`;
 }
 
 let refreshQueued = false;
@@ -402,7 +400,9 @@ async function open(uri) {
   page.focus = null;
   render([]);
   const width = page.width;
-  const outline = await rpc("openOutline", { uri });
+  // Laid out once, in the page's layout; the setLayout after it changes
+  // nothing (no new layout) and answers the fonts the server found.
+  const outline = await rpc("openOutline", { uri, layout: { ...LAYOUT, width } });
   const result = await rpc("setLayout", { uri, ...LAYOUT, width });
   page.uri = uri;
   page.outline = outline;
