@@ -54,7 +54,7 @@ import chromium  # noqa: E402
 CONTACTS = ROOT / "examples" / "contacts.yaml"
 DEBIAN = ROOT / "examples" / "generated" / "debian-packages.yaml"
 WAIT = 60.0  # s: the longest any condition is waited for
-SAMPLES = 12  # screens of the Debian outline checked at one width, top to end
+SAMPLES = 20  # screens of the Debian outline checked at one width, top to end
 # Chromium lays out in units of 1/64 px and tests a line's fit on widths cut
 # to that unit: a line it fits may measure up to 1/64 px past its box.
 LAYOUT_UNIT = 1 / 64
@@ -409,8 +409,8 @@ class WebHostTest(unittest.TestCase):
         self.assertGreaterEqual(max(heights.values()), 3 * 20 + 6, "at 360 px some contact takes three lines")
         self.check_end()
         if os.environ.get("WEB_HOST_SCREENSHOT"):
-            self.viewport(420, 640)
-            self.scroll_to(0)
+            self.load("contacts.yaml", 440, 720)
+            self.check_rows(self.expand_all())
             shot = self.call("Page.captureScreenshot", {"format": "png"})
             pathlib.Path(os.environ["WEB_HOST_SCREENSHOT"]).write_bytes(base64.b64decode(shot["data"]))
 
@@ -438,6 +438,43 @@ class WebHostTest(unittest.TestCase):
             checked += len(self.check_rows(g)["rows"])
         self.assertGreater(checked, 500)
         self.check_end()
+
+    def test_keyboard(self):
+        """Keys move the focus as the server's navigate says, and the list
+        scrolls to show the focused item whole."""
+        g = self.load("contacts.yaml", 800, 300)
+        g = self.expand_all()
+        first = g["items"][0]
+        self.click(first["x"], first["y"])
+        self.wait_for(f"outlinePage.state.focus === {json.dumps(first['id'])}", "the focus on the first item")
+
+        def focus_after(key, code, key_code):
+            before = self.js("outlinePage.state.focus")
+            self.press(key, code, key_code)
+            self.wait_for(f"outlinePage.state.focus !== {json.dumps(before)}", f"{key} to move the focus")
+            g = self.settle()
+            self.check_rows(g)
+            focus = self.js("outlinePage.state.focus")
+            item = next(i for i in g["items"] if i["id"] == focus)
+            self.assertGreaterEqual(item["viewY"], 0, f"after {key} the focused item is in view")
+            self.assertLessEqual(item["viewY"] + item["height"], g["clientHeight"], f"after {key} it is whole")
+            self.assertEqual(self.js("document.getElementById('scroller').getAttribute('aria-activedescendant')"),
+                             self.js("document.querySelector('#content .focused').id"))
+            return focus, item, g
+
+        uri = g["uri"]
+        focus, _, _ = focus_after("ArrowDown", "ArrowDown", 40)
+        self.assertEqual(focus, self.rpc("visibleRows", {"uri": uri, "start": 1, "count": 1})["rows"][0]["id"])
+        focus, _, g = focus_after("End", "End", 35)
+        total = self.rpc("visibleRows", {"uri": uri, "count": 0})["total"]
+        self.assertEqual(focus, self.rpc("visibleRows", {"uri": uri, "start": total - 1, "count": 1})["rows"][0]["id"])
+        self.assertEqual(g["scrollTop"], g["contentHeight"] - g["clientHeight"])
+        focus, item, g = focus_after("PageUp", "PageUp", 33)
+        [row] = self.rpc("visibleRows", {"uri": uri, "start": total - 1, "count": 1})["rows"]
+        at = self.rpc("rowAtOffset", {"uri": uri, "y": row["top"] - g["clientHeight"]})
+        self.assertEqual(focus, at["id"], "PageUp: the item a viewport's height above")
+        focus, _, g = focus_after("Home", "Home", 36)
+        self.assertEqual(g["scrollTop"], 0)
 
     def test_contacts_lines(self):
         """?render=lines: each row drawn as the server's lines, and none of
