@@ -86,6 +86,7 @@ class OutlineServer:
         self.next_id = 0
         self.waiting = {}  # our id -> response, None until it arrives
         self.ended = None
+        self.closing = False
         threading.Thread(target=self._read_loop, daemon=True).start()
 
     def _write(self, message):
@@ -122,7 +123,8 @@ class OutlineServer:
         with self.lock:
             self.ended = f"outline-server exited with status {self.proc.wait()}"
             self.lock.notify_all()
-        log(self.ended)
+        if not self.closing:
+            log(self.ended)
 
     def call(self, message):
         """Sends one request (returns the response, with the id it came with)
@@ -153,6 +155,7 @@ class OutlineServer:
         return response["result"]
 
     def close(self):
+        self.closing = True
         try:
             self.request("shutdown")
             self.call({"jsonrpc": "2.0", "method": "exit"})
