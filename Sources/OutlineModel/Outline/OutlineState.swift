@@ -537,9 +537,13 @@ public struct OutlineState: Sendable {
     for p in outline.groupPositions where outline.expandedInFile(at: p) == true {
       let parent = Int(outline.parentPositions[p])
       if seen.contains(parent) {
+        // The group's first line: its whole mapping would mark its rows too.
+        let source = outline.source(at: p)
+        let end =
+          source.end.line == source.start.line ? source.end : SourcePosition(line: source.start.line, column: .max)
         warnings.append(
           Diagnostic(
-            range: outline.source(at: p), severity: .warning, code: "single-policy",
+            range: SourceRange(start: source.start, end: end), severity: .warning, code: "single-policy",
             message: "group \"\(outline.id(at: p))\" is expanded, but a sibling is already open under expansion: single"
           ))
       } else {
