@@ -115,11 +115,14 @@ import Testing
     // Inside é's two UTF-8 bytes.
     let utf8 = refusal("xé\n", [change(0, 2, 0, 3, "")], .utf8)
     #expect(utf8?.part == .start)
-    #expect(utf8?.reason == "splits a character: utf-8 character 2 of line 0 falls inside the 2-byte UTF-8 sequence of U+00E9")
+    #expect(
+      utf8?.reason == "splits a character: utf-8 character 2 of line 0 falls inside the 2-byte UTF-8 sequence of U+00E9"
+    )
     #expect(refusal("😀\n", [change(0, 0, 0, 3, "")], .utf8)?.part == .end)
     // Between the two halves of a surrogate pair.
     let utf16 = refusal("a😀\n", [change(0, 2, 0, 3, "")], .utf16)
-    #expect(utf16?.reason == "splits a character: utf-16 character 2 of line 0 falls inside the surrogate pair of U+1F600")
+    #expect(
+      utf16?.reason == "splits a character: utf-16 character 2 of line 0 falls inside the surrogate pair of U+1F600")
     #expect(refusal("a😀\n", [change(0, 0, 0, 2, "")], .utf16)?.part == .end)
     // UTF-32 counts scalars: nothing to split.
     #expect((try? applied("a😀\n", [change(0, 1, 0, 2, "")], .utf32)) == "a\n")
@@ -192,13 +195,18 @@ import Testing
 
   @Test func aPositionAsLibyamlCountsIt() {
     let text = SourceText("a: 1\nb: \"x\u{2028}y😀z\"\n")
-    #expect(text.sourcePosition(of: LSPPosition(line: 0, character: 3), in: .utf16) == SourcePosition(line: 0, column: 3))
+    #expect(
+      text.sourcePosition(of: LSPPosition(line: 0, character: 3), in: .utf16) == SourcePosition(line: 0, column: 3))
     // After U+2028, libyaml counts another line; 😀 is one scalar.
-    #expect(text.sourcePosition(of: LSPPosition(line: 1, character: 9), in: .utf16) == SourcePosition(line: 2, column: 2))
-    #expect(text.sourcePosition(of: LSPPosition(line: 1, character: 9), in: .utf8) == SourcePosition(line: 2, column: 1))
+    #expect(
+      text.sourcePosition(of: LSPPosition(line: 1, character: 9), in: .utf16) == SourcePosition(line: 2, column: 2))
+    #expect(
+      text.sourcePosition(of: LSPPosition(line: 1, character: 9), in: .utf8) == SourcePosition(line: 2, column: 1))
     // Inside a character: that character; past the line's end: its end.
-    #expect(text.sourcePosition(of: LSPPosition(line: 1, character: 8), in: .utf16) == SourcePosition(line: 2, column: 1))
-    #expect(text.sourcePosition(of: LSPPosition(line: 0, character: 99), in: .utf16) == SourcePosition(line: 0, column: 4))
+    #expect(
+      text.sourcePosition(of: LSPPosition(line: 1, character: 8), in: .utf16) == SourcePosition(line: 2, column: 1))
+    #expect(
+      text.sourcePosition(of: LSPPosition(line: 0, character: 99), in: .utf16) == SourcePosition(line: 0, column: 4))
     #expect(text.sourcePosition(of: LSPPosition(line: 3, character: 0), in: .utf16) == nil)
   }
 
