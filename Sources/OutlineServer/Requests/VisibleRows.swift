@@ -5,7 +5,10 @@ import OutlineModel
 /// (PROTOCOL §4) → `{version, total, contentHeight, rows}`: a window of the
 /// visible list, or the rows that intersect the viewport; at most 10,000
 /// rows. With `include: ["lines"]` (PROTOCOL §9) each row carries `lines`:
-/// its texts as the layout's line breaker broke them to count its height.
+/// its texts as the layout's line breaker broke them to count its height;
+/// with `include: ["range"]`, `range`: where its mapping stands in the text
+/// the server keeps, in the negotiated position encoding (`-32013` when that
+/// text is a file that changed since it was read).
 struct VisibleRowsRequest: OutlineDocumentRequest {
   static let method = "visibleRows"
   static let changesViewState = true
@@ -19,6 +22,8 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
   var viewport: (top: Double, height: Double)?
   /// Whether `include` asks for `lines`.
   var includesLines = false
+  /// Whether `include` asks for `range`.
+  var includesRange = false
 
   init(_ p: ParamsReader) throws(ResponseError) {
     uri = try p.string("uri")
@@ -33,14 +38,20 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     if let include = p.value("include") {
       guard let names = include.elements else { throw p.fail("include", "must be an array") }
       for (i, name) in names.enumerated() {
-        guard name.isString("lines") else { throw p.fail("include[\(i)]", "must be \"lines\"") }
-        includesLines = true
+        if name.isString("lines") {
+          includesLines = true
+        } else if name.isString("range") {
+          includesRange = true
+        } else {
+          throw p.fail("include[\(i)]", "must be \"range\" or \"lines\"")
+        }
       }
     }
   }
 
   func run(on server: OutlineServer, cancellation: CancellationToken) throws(ResponseError) -> Result {
     let doc = try document(on: server)
+    let text = includesRange ? try server.sourceText(of: doc) : nil
     let items: [VisibleItem]
     if let viewport {
       items = doc.state.visibleItems(viewportTop: viewport.top, height: viewport.height, limit: Self.maxRows)
@@ -49,7 +60,9 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     } else {
       items = doc.state.visibleItems(start: start, count: count)
     }
-    return Result(state: doc.state, rows: items, includesLines: includesLines)
+    return Result(
+      state: doc.state, rows: items, includesLines: includesLines,
+      ranges: text.map { (text: $0, encoding: server.positionEncoding) })
   }
 
   /// `{version, total, contentHeight, rows: [Row]}`, each row written straight
@@ -60,6 +73,8 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     var rows: [VisibleItem]
     /// Whether each row carries `lines`.
     var includesLines = false
+    /// The text the rows' `range`s are placed in, and the encoding; `nil`: no `range`.
+    var ranges: (text: SourceText, encoding: PositionEncoding)? = nil
 
     func write(to json: inout JSONWriter) {
       let heights = includesLines ? RowHeights(layout: state.layout, lineBreaker: state.lineBreaker) : nil
@@ -69,7 +84,7 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
         json.member("contentHeight", state.contentHeight)
         json.key("rows")
         json.array { json in
-          for v in rows { Self.writeRow(v, state, lines: heights, to: &json) }
+          for v in rows { Self.writeRow(v, state, lines: heights, ranges: ranges, to: &json) }
         }
       }
     }
@@ -92,10 +107,13 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     /// A Row of PROTOCOL §4: `{index, id, kind, depth, parent, title, top,
     /// height, isLastChild}`, a group adding `{badge?, expanded, childCount,
     /// rowCount, activeCount}`, a row `{detail?, icon?, data?, active,
-    /// emphasis}`, and `lines` when `lines` is given; optional fields are left
-    /// out when absent. Texts are written from the outline's UTF-8 storage,
-    /// no `String` made.
-    static func writeRow(_ v: VisibleItem, _ state: OutlineState, lines: RowHeights? = nil, to json: inout JSONWriter) {
+    /// emphasis}`, `lines` when `lines` is given and `range` when `ranges` is;
+    /// optional fields are left out when absent. Texts are written from the
+    /// outline's UTF-8 storage, no `String` made.
+    static func writeRow(
+      _ v: VisibleItem, _ state: OutlineState, lines: RowHeights? = nil,
+      ranges: (text: SourceText, encoding: PositionEncoding)? = nil, to json: inout JSONWriter
+    ) {
       let outline = state.outline
       let p = v.position
       json.object { json in
@@ -116,6 +134,7 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
         json.member("height", v.height)
         json.member("isLastChild", state.isLastChild(p))
         if let lines { writeLines(p, outline, lines, to: &json) }
+        if let ranges { json.member("range", ranges.text.lspRange(outline.source(at: p), in: ranges.encoding)) }
         if outline.isGroup(at: p) {
           json.member("badge", ifPresent: outline.badge(at: p))
           json.member("expanded", v.expanded)
