@@ -102,7 +102,9 @@ enum EditBench {
     }
     let insertBody = LSPClient.frame(edits(insert))
     let deleteBody = LSPClient.frame(edits(delete))
+    let encodeStart = nowNanos()
     let typedBody = whole(typedText)
+    let encodeTime = Double(nowNanos() - encodeStart)
     let originalBody = whole(text)
     var failures = 0
     func timed(_ frame: [UInt8]) -> Double {
@@ -127,6 +129,28 @@ enum EditBench {
     }
     let rss = peakRSS(pid: client.pid).map(Double.init) ?? .nan
     client.close()
+    // Peak RSS of each way alone, in a fresh server: the open, then the rounds of one kind only.
+    func peak(_ frames: [[UInt8]]) -> Double {
+      guard let c = try? LSPClient(executable: server, arguments: ["--state-dir", paths.temp + "/edit-state"]) else {
+        return .nan
+      }
+      c.call(
+        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"general":{"positionEncodings":["utf-16"]}}}}"#
+      )
+      c.send(Wire.initialized)
+      c.call(#"{"jsonrpc":"2.0","id":2,"method":"openOutline","params":{"uri":"\#(uri)"}}"#)
+      for _ in 0..<rounds {
+        for f in frames {
+          c.write(f)
+          _ = c.readResponse()
+        }
+      }
+      let p = peakRSS(pid: c.pid).map(Double.init) ?? .nan
+      c.close()
+      return p
+    }
+    let editPeak = peak([insertBody, deleteBody])
+    let wholePeak = peak([typedBody, originalBody])
     if failures > 0 {
       t.notes.append("\(failures) changeOutline answers were not `applied: true`: these figures are wrong.")
     }
@@ -144,6 +168,7 @@ enum EditBench {
         insertBody.count))
     t.rows.append(row("outline-server: changeOutline {edits}: one character", editTimes, insertBody.count))
     t.rows.append(row("outline-server: changeOutline {text}: the whole text", wholeTimes, typedBody.count))
+    t.rows.append(row("client: the whole text as a JSON request (JSONWriter, before sending)", [encodeTime], 0))
     t.rows.append(row("in process: SourceText.apply, one character (splice and line index)", spliceTimes, 0))
     t.rows.append(row("in process: SourceText, the line index of the whole text", [indexTime], 0))
     t.rows.append(row("in process: OutlineLoader.loadOutline, the whole text", parseTimes, 0))
@@ -151,8 +176,9 @@ enum EditBench {
       "\(fmtBytes(Double(bytes.count))), \(fmtCount(lines.count)) lines; the keystroke is an x typed into the detail "
         + "on line \(k + 1), then deleted. \(rounds) rounds, edits and whole texts alternating; times are from the "
         + "request's first byte written to its answer read, lockstep. Either way the server parses the whole new "
-        + "text again; an edit saves sending, reading and copying the text. Server peak RSS "
-        + fmtBytes(rss) + ".")
+        + "text again; an edit saves building, sending, reading and copying the text. Server peak RSS: "
+        + "\(fmtBytes(rss)) for this run, \(fmtBytes(editPeak)) for the open and edits alone, "
+        + "\(fmtBytes(wholePeak)) for the open and whole texts alone.")
     return t
   }
 }
