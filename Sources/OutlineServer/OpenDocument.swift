@@ -14,11 +14,22 @@ final class OpenDocument {
   let rowJSON = RowJSONCache()
   /// Whether the view state changed since it was last saved.
   var viewStateDirty = false
+  /// The text as the server keeps it (PROTOCOL §9): what `edits` apply to,
+  /// and what `range`s and positions are counted in.
+  var text: DocumentText
+  /// The stamp of the file when it was last read (opened or reloaded from
+  /// disk), `nil` for an outline whose text the host sent: a watcher firing
+  /// for a file as it was already read has nothing to reload.
+  var fileStamp: RegularFile.Stamp?
+  /// Whether the file is watched (`watch: true`).
+  var watched = false
 
-  init(uri: String, state: OutlineState, path: String?) {
+  init(uri: String, state: OutlineState, path: String?, text: DocumentText) {
     self.uri = uri
     self.state = state
     self.path = path
+    self.text = text
+    if case .file(_, let stamp) = text { fileStamp = stamp }
   }
 
   /// The user's view state, as saved between sessions.

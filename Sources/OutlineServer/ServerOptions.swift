@@ -25,5 +25,5 @@ public enum ServerInfo {
   /// The program name, `serverInfo.name`.
   public static let name = "outline-server"
   /// The program version (semantic versioning), `serverInfo.version`.
-  public static let version = "1.0.0"
+  public static let version = "1.2.0"
 }

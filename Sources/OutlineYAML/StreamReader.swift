@@ -99,11 +99,13 @@ struct StreamReader {
     var spec = GroupSpec(title: "", source: .zero)
     var handle = 0
     var hasTitle = false
-    try forEachField(
+    // Where a diagnostic about the whole item points: its first token, or the alias.
+    var token = SourceRange.zero
+    let end = try forEachField(
       h, GroupKey.self,
-      start: { reader, token in
-        spec.source = alias ?? token
-        handle = reader.sink.beginGroup(parent: parent, source: spec.source)
+      start: { reader, first in
+        token = alias ?? first
+        handle = reader.sink.beginGroup(parent: parent, source: token)
       }
     ) { reader, key, value throws(BuildStop) in
       switch key {
@@ -126,7 +128,8 @@ struct StreamReader {
         }
       }
     }
-    if !hasTitle { report(h.event.id, spec.source, "missing-title", "group has no \"title\"") }
+    if !hasTitle { report(h.event.id, token, "missing-title", "group has no \"title\"") }
+    spec.source = alias ?? Self.nodeRange(h.event, end: end)
     sink.endGroup(handle, fields: spec)
   }
 
@@ -134,7 +137,8 @@ struct StreamReader {
     guard try isItem(h, "row") else { return }
     var spec = RowSpec(title: "", source: .zero)
     var hasTitle = false
-    try forEachField(h, RowKey.self, start: { _, token in spec.source = alias ?? token }) {
+    var token = SourceRange.zero
+    let end = try forEachField(h, RowKey.self, start: { _, first in token = alias ?? first }) {
       reader, key, value throws(BuildStop) in
       switch key {
       case .id: spec.id = try reader.id(value, via: alias)
@@ -150,7 +154,8 @@ struct StreamReader {
       case .data: spec.data = try reader.opaque(value)
       }
     }
-    if !hasTitle { report(h.event.id, spec.source, "missing-title", "row has no \"title\"") }
+    if !hasTitle { report(h.event.id, token, "missing-title", "row has no \"title\"") }
+    spec.source = alias ?? Self.nodeRange(h.event, end: end)
     sink.addRow(spec, parent: parent)
   }
 
@@ -187,10 +192,12 @@ struct StreamReader {
   /// the value it is given; diagnoses duplicate keys (at the second), unknown
   /// keys (a warning) and non-string keys. `start` gets the mapping's token
   /// (see ``skip(_:)``) once its first key is read, before any value.
+  /// - Returns: the end mark of the mapping (libyaml's mark of its end event).
+  @discardableResult
   private mutating func forEachField<Key: FieldKey>(
     _ h: Head, _: Key.Type, start: (inout Self, SourceRange) -> Void = { _, _ in },
     _ body: (inout Self, Key, Head) throws(BuildStop) -> Void
-  ) throws(BuildStop) {
+  ) throws(BuildStop) -> SourcePosition {
     let table = Key.table
     var seen: UInt64 = 0
     var unknown: Set<String> = []
@@ -199,7 +206,7 @@ struct StreamReader {
       let e = try events.next()
       if e.isEnd {
         if first { start(&self, Self.firstColumn(h.event)) }
-        return
+        return SourcePosition(line: Int(e.endLine), column: Int(e.endColumn))
       }
       let key = try head(e)
       guard key.event.kind == .scalar else {
@@ -547,6 +554,14 @@ struct StreamReader {
         if h.event.kind == .mappingStart { token = Self.mappingToken(h.event, firstChild: child) }
       }
     }
+  }
+
+  /// Where a node stands in the text: libyaml's start mark of its first
+  /// event (a block mapping's first key, a flow mapping's `{`, or its anchor
+  /// or tag) to `end`, the end mark of its last (a block mapping ends where
+  /// the next token starts, so the blank lines and comments after it are in it).
+  private static func nodeRange(_ e: Event, end: SourcePosition) -> SourceRange {
+    SourceRange(start: SourcePosition(line: Int(e.startLine), column: Int(e.startColumn)), end: end)
   }
 
   /// A collection's first column, as a one-character range.

@@ -1,13 +1,13 @@
 import Foundation
 
-/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json,server] [--no-nested]`
+/// `outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,edit,json,server] [--no-nested]`
 ///
 /// Prints one set of tables (Markdown) with the figures and the ratios to the
 /// goals and to the floors, all measured in this run. Progress goes to stderr.
 struct Options {
   var quick = false
   var sizes: [Int] = [1_000, 100_000, 1_000_000, 10_000_000]
-  var sections: Set<String> = ["engine", "open", "e2e", "filter"]
+  var sections: Set<String> = ["engine", "open", "e2e", "filter", "edit"]
   var nested = true
   var openMB = 50
   /// `--read-file PATH`: only read PATH with the loader's file input into a
@@ -41,7 +41,7 @@ struct Options {
       case "--write-open-file": o.writeOpenFile = value()
       case "-h", "--help":
         print(
-          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,json,server] [--no-nested] [--open-mb 50] [--read-file PATH] [--write-open-file PATH]"
+          "usage: outline-bench [--quick] [--sizes 1k,100k,1M,10M] [--only engine,open,e2e,filter,edit,json,server] [--no-nested] [--open-mb 50] [--read-file PATH] [--write-open-file PATH]"
         )
         exit(0)
       default: fail("unknown argument \(args[i])")
@@ -108,6 +108,12 @@ if options.sections.contains("e2e") {
 
 if options.sections.contains("filter") {
   output += FilterBench.table(options, paths).render()
+  print(output, terminator: "")
+  output = ""
+}
+
+if options.sections.contains("edit") {
+  output += EditBench.table(options, paths).render()
   print(output, terminator: "")
   output = ""
 }

@@ -37,7 +37,7 @@ import Testing
   @Test func versionPrintsNameAndVersion() throws {
     let run = try runServer(["--version"])
     #expect(run.status == 0)
-    #expect(String(decoding: run.stdout, as: UTF8.self) == "outline-server 1.0.0\n")
+    #expect(String(decoding: run.stdout, as: UTF8.self) == "outline-server 1.2.0\n")
   }
 
   @Test(arguments: [

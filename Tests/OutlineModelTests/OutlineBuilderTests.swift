@@ -186,16 +186,20 @@ import Testing
   @Test func sourcesAndDataAreKept() {
     let long = SourceRange(start: SourcePosition(line: 3, column: 4), end: SourcePosition(line: 9, column: 1))
     let short = SourceRange(start: SourcePosition(line: 12, column: 6), end: SourcePosition(line: 12, column: 10))
+    // Columns past 16 bits do not pack: kept whole on the side.
+    let wide = SourceRange(start: SourcePosition(line: 14, column: 70_000), end: SourcePosition(line: 15, column: 2))
     let doc = OutlineDocument(groups: [
       GroupSpec(
         title: "G",
         rows: [
           RowSpec(title: "r", data: .object([("k", .array([.int(1), .string("s")]))]), source: short),
           RowSpec(title: "s", emphasis: true, source: long),
+          RowSpec(title: "t", source: wide),
         ], source: long)
     ])
     let o = Self.build(doc, rowsFirst: true)
     #expect(o.source(at: 0) == long && o.source(at: 1) == short && o.source(at: 2) == long)
+    #expect(o.source(at: 3) == wide)
     #expect(o.data(at: 1) == .object([("k", .array([.int(1), .string("s")]))]))
     #expect(o.data(at: 2) == nil && o.emphasis(at: 2) && !o.emphasis(at: 1))
     Self.expectSame(o, Outline(document: doc))

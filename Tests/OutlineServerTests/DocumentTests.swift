@@ -188,7 +188,10 @@ import Testing
     #expect(diagnostics.count == 1)
     #expect(diagnostics.first?["code"] == "single-policy")
     #expect(diagnostics.first?["severity"] == 2)
-    #expect(diagnostics.first?["range"]?["start"]?["line"] == 6)
+    // It marks the group's first line (its whole mapping would mark its rows too).
+    #expect(
+      diagnostics.first?["range"]
+        == ["start": ["line": 6, "character": 4], "end": ["line": 6, "character": 9]])
     #expect(s.visibleIDs("untitled:1") == ["x", "x1", "y"])
   }
 

@@ -123,9 +123,9 @@ import Testing
       s.result("visibleRows", ["uri": uri, "start": 1, "include": ["lines"]])["rows"]?[0]?["lines"]
         == ["title": ["aaaa bbbb", "cccc dddd"]])
     #expect(s.result("visibleRows", ["uri": uri])["rows"]?[1]?["lines"] == nil)
-    let e = s.error("visibleRows", ["uri": uri, "include": ["lines", "range"]])
+    let e = s.error("visibleRows", ["uri": uri, "include": ["lines", "heights"]])
     #expect(e["code"] == -32602)
-    #expect(e["message"] == "\"include[1]\" must be \"lines\"")
+    #expect(e["message"] == "\"include[1]\" must be \"range\" or \"lines\"")
   }
 
   @Test func initializeOffersUnitFont() throws {

@@ -40,14 +40,17 @@ import Testing
     #expect(friends.badge == "★")
     #expect(friends.order == .activeFirst)
     #expect(friends.groups.map(\.title) == ["Close"])
-    #expect(friends.source == SourceRange(start: .init(line: 6, column: 4), end: .init(line: 6, column: 6)))
+    // An item's source is its mapping node: from its first key to where the
+    // next token starts (libyaml's end mark; the text's last mapping ends at
+    // column 0 of the line after it).
+    #expect(friends.source == SourceRange(start: .init(line: 6, column: 4), end: .init(line: 22, column: 0)))
     #expect(
       friends.rows == [
         RowSpec(
           id: "alice", title: "Alice", detail: "Working from Lisbon this week", icon: "avatar-3", active: false,
           emphasis: true, data: .object([("any", .string("thing"))]),
-          source: SourceRange(start: .init(line: 14, column: 8), end: .init(line: 14, column: 10))),
-        RowSpec(title: "Bob", source: SourceRange(start: .init(line: 21, column: 8), end: .init(line: 21, column: 13))),
+          source: SourceRange(start: .init(line: 14, column: 8), end: .init(line: 21, column: 6))),
+        RowSpec(title: "Bob", source: SourceRange(start: .init(line: 21, column: 8), end: .init(line: 22, column: 0))),
       ])
   }
 
@@ -73,9 +76,35 @@ import Testing
     #expect(doc.groups[0].rows[1].detail == "1.5e3")
   }
 
-  @Test func flowItemSourceIsItsBrace() throws {
+  @Test func flowItemSourceIsFromBraceToBrace() throws {
     let doc = try expectDocument("groups: [ {title: A} ]\n")
-    #expect(doc.groups[0].source == SourceRange(start: .init(line: 0, column: 10), end: .init(line: 0, column: 11)))
+    #expect(doc.groups[0].source == SourceRange(start: .init(line: 0, column: 10), end: .init(line: 0, column: 20)))
+  }
+
+  /// Each item's source is its mapping node, libyaml's start and end marks:
+  /// a block mapping from its first key (or its anchor) to where the next
+  /// token starts, so the comments and blank lines after it are in it, and
+  /// the `- ` of the next item is its parent's.
+  @Test func itemSourcesAreTheirMappingNodes() throws {
+    let doc = try expectDocument(
+      """
+      groups:
+        - title: G
+          rows:
+            - title: A
+              detail: x
+
+            # a comment
+            - &b
+              title: B
+            - {title: C}
+        - title: H
+      """ + "\n")
+    func range(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> SourceRange {
+      SourceRange(start: .init(line: a, column: b), end: .init(line: c, column: d))
+    }
+    #expect(doc.groups.map(\.source) == [range(1, 4, 10, 2), range(10, 4, 11, 0)])
+    #expect(doc.groups[0].rows.map(\.source) == [range(3, 8, 7, 6), range(7, 8, 9, 6), range(9, 8, 9, 18)])
   }
 
   @Test func layoutFields() throws {

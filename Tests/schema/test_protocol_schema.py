@@ -4,9 +4,10 @@
 Spawns the server (path from $OUTLINE_SERVER, default .build/debug/outline-
 server under the repository root), speaks JSON-RPC 2.0 to it with LSP
 Content-Length framing, and calls every method of protocol sections 2 to 5
-on examples/contacts.yaml, and of section 6 (filterOutline, navigate,
+on examples/contacts.yaml, of section 6 (filterOutline, navigate,
 getViewState, setViewState; openOutline with a workDoneToken and its
-$/progress notifications). Every result is validated against the
+$/progress notifications), and of section 9 (changeOutline edits,
+visibleRows include range, itemAtPosition, revealItem). Every result is validated against the
 <method>.result definition of schemas/protocol.schema.json, every error
 against ResponseError, and every notification the server sends against
 its params definition. A few contract rules that a schema cannot state are
@@ -483,6 +484,87 @@ def view_state_session(s, uri):
         s.call("setViewState", {"uri": uri, "expanded": user["expanded"]}, label="setViewState (restore)")
 
 
+def edits_session(s, uri, text):
+    """Version 1.1 (PROTOCOL section 9): changeOutline edits, visibleRows ranges, itemAtPosition, revealItem."""
+    lines = text.split("\n")
+
+    def ranged(label):
+        result = s.call("visibleRows", {"uri": uri, "include": ["range"]}, label=f"visibleRows include range ({label})")
+        return [] if result is None else result["rows"]
+
+    s.call("expandAll", {"uri": uri}, label="expandAll (before ranges)")
+    rows = ranged("all open")
+    s.expect(rows and all("range" in r for r in rows), "include range gives every row a range")
+
+    # Each range starts where its mapping does: its first key, its brace or its anchor.
+    def starts_a_mapping(r, lines):
+        start = r["range"]["start"]
+        head = units(lines[start["line"]])[start["character"]:].decode("utf-8", "replace")
+        return head.startswith(("id:", "title:", "{", "&"))
+
+    bad = [r["id"] for r in rows if not starts_a_mapping(r, lines)]
+    s.expect(not bad, "every range starts at its mapping's first key, brace or anchor (utf-8 units)", repr(bad[:3]))
+    ends = [r["id"] for r in rows if (r["range"]["end"]["line"], r["range"]["end"]["character"])
+            <= (r["range"]["start"]["line"], r["range"]["start"]["character"])]
+    s.expect(not ends, "every range ends after it starts", repr(ends[:3]))
+
+    # itemAtPosition at each range's start gives that item back, at its index.
+    wrong = []
+    for r in rows:
+        found = s.call("itemAtPosition", {"uri": uri, "position": r["range"]["start"]},
+                       label=f"itemAtPosition ({r['id']})")
+        if found is None or found["id"] != r["id"] or found["index"] != r["index"]:
+            wrong.append(r["id"])
+        elif found["ancestors"][-1:] != ([r["parent"]] if r["parent"] else []):
+            wrong.append(r["id"] + " (ancestors)")
+    s.expect(not wrong, "itemAtPosition at each range's start is that item", repr(wrong[:3]))
+    past = s.call("itemAtPosition", {"uri": uri, "position": {"line": len(lines) + 5, "character": 0}},
+                  label="itemAtPosition (past the end)")
+    s.expect(past is None, "itemAtPosition past the end is null")
+
+    # An edit above every item: ranges move, the version does not.
+    version = s.call("visibleRows", {"uri": uri, "count": 0}, label="visibleRows (version before edits)")
+    top = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    ch = s.call("changeOutline", {"uri": uri, "edits": [{"range": top, "text": "# edited\n# twice\n"}]},
+                label="changeOutline (edits)")
+    if ch is not None and version is not None:
+        s.expect(ch["applied"] is True and ch["changes"] == [], "an edit that moves no item changes no row")
+        s.expect(ch["version"] == version["version"], "ranges alone do not move the version")
+    moved = ranged("after an edit above")
+    s.expect([r["range"]["start"]["line"] for r in moved] == [r["range"]["start"]["line"] + 2 for r in rows],
+             "every range moved down by the lines the edit added")
+    s.expect_error("changeOutline", {"uri": uri, "edits": [{"range": {"start": {"line": 10_000, "character": 0},
+                                                                      "end": {"line": 10_000, "character": 0}},
+                                                            "text": "x"}]},
+                   -32602, "changeOutline with a range outside the text")
+    s.expect_error("changeOutline", {"uri": uri, "text": text, "edits": []}, -32602,
+                   "changeOutline with both text and edits")
+    s.call("changeOutline", {"uri": uri, "edits": [{"range": {"start": {"line": 0, "character": 0},
+                                                              "end": {"line": 2, "character": 0}}, "text": ""}]},
+           label="changeOutline (edits back)")
+
+    # revealItem: a row inside closed groups, in a viewport.
+    s.call("collapseAll", {"uri": uri}, label="collapseAll (before reveal)")
+    before = visible_ids(s, uri, "before reveal")
+    r = s.call("revealItem", {"uri": uri, "id": "alice-chen", "scrollTop": 0, "viewportHeight": 4},
+               label="revealItem (with a viewport)")
+    if r is not None:
+        items = rows_of(s, uri, "after reveal")
+        check_changes(s, before, r["changes"], [x["id"] for x in items], "revealItem")
+        at = next((x for x in items if x["id"] == "alice-chen"), None)
+        s.expect(at is not None and r["index"] == at["index"], "revealItem's index is the item's")
+        s.expect(r["id"] == "alice-chen" and "expanded" not in r, "revealItem names the item, without expanded")
+        if at is not None:
+            s.expect(r["scrollTop"] <= at["top"] and at["top"] + min(at["height"], 4) <= r["scrollTop"] + 4,
+                     "the returned viewport shows the item")
+    s.expect_error("revealItem", {"uri": uri, "id": "no-such-item"}, -32012, "revealItem of an unknown id")
+    s.call("filterOutline", {"uri": uri, "query": "Lisbon"}, label="filterOutline (before reveal)")
+    r = s.call("revealItem", {"uri": uri, "id": "mum"}, label="revealItem (hidden by the filter)")
+    if r is not None:
+        s.expect(r["index"] is None and r["changes"] == [], "an item the filter hides is not revealed")
+    s.call("filterOutline", {"uri": uri, "query": ""}, label="filterOutline (clear after reveal)")
+
+
 def expected_counts(doc):
     groups = rows = 0
     visible = 0
@@ -516,6 +598,9 @@ def run(c):
     if init is not None:
         s.expect(init["capabilities"]["positionEncoding"] == "utf-8",
                  "initialize picks the client's first supported encoding")
+        s.expect(init["serverInfo"]["version"] == "1.2.0", "serverInfo.version is 1.2.0 (sections 9 and 10)")
+        s.expect({"itemAtPosition", "revealItem"} <= set(init["capabilities"].get("methods", [])),
+                 "capabilities.methods lists the methods of section 9")
     c.notify("initialized", {})
     s.expect_error("initialize", {}, -32600, "a second initialize")
     s.expect_error("noSuchMethod", {}, -32601, "an unknown method")
@@ -653,6 +738,7 @@ def run(c):
         s.expect(version is None or bad["version"] == version, "a failed write keeps the version")
 
     view_state_session(s, file_uri)
+    edits_session(s, mem_uri, text)
 
     # Closing.
     s.expect(s.call("closeOutline", {"uri": mem_uri}) is None, "closeOutline answers null")

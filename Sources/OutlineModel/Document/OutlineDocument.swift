@@ -42,7 +42,8 @@ public struct GroupSpec: Sendable, Equatable {
   public var groups: [GroupSpec]
   /// Rows, in file order.
   public var rows: [RowSpec]
-  /// Where the item starts in the source (its first key).
+  /// Where the item's mapping stands in the source: libyaml's start and end
+  /// marks of the mapping node, or the alias that brought the item.
   public var source: SourceRange
 
   /// A group with the given fields; the defaults are the schema's.
@@ -77,7 +78,8 @@ public struct RowSpec: Sendable, Equatable {
   public var emphasis: Bool
   /// `data:`, passed to hosts untouched.
   public var data: OpaqueValue?
-  /// Where the item starts in the source.
+  /// Where the item's mapping stands in the source: libyaml's start and end
+  /// marks of the mapping node, or the alias that brought the item.
   public var source: SourceRange
 
   /// A row with the given fields; the defaults are the schema's.

@@ -23,12 +23,13 @@ public protocol OutlineSink {
   /// A group starts.
   /// - Parameters:
   ///   - parent: the handle of the enclosing group; `nil` for a top-level group.
-  ///   - source: where the group is known in the source (its first token, or the alias that brought it).
+  ///   - source: where the group starts in the source (its first token, or the alias that brought
+  ///     it); its whole range comes with ``endGroup(_:fields:)``.
   /// - Returns: the group's handle, chosen by the sink, for ``endGroup(_:fields:)`` and its children.
   mutating func beginGroup(parent: Int?, source: SourceRange) -> Int
-  /// A row of the open group `parent`; `row.source` is set.
+  /// A row of the open group `parent`; `row.source` is set (its mapping's range).
   mutating func addRow(_ row: RowSpec, parent: Int)
-  /// The group `group` ends; `fields` has its own fields and `source`
-  /// (its `groups` and `rows` are empty: they were sent before).
+  /// The group `group` ends; `fields` has its own fields and `source`, its
+  /// mapping's whole range (its `groups` and `rows` are empty: they were sent before).
   mutating func endGroup(_ group: Int, fields: GroupSpec)
 }

@@ -20,15 +20,15 @@ public enum PositionEncoding: String, Sendable, Equatable, CaseIterable {
 /// line 0 (YAML readers skip it and so do editors). A byte that is not part
 /// of valid UTF-8 counts as one scalar (one byte, one UTF-16 unit), as a
 /// U+FFFD shown in its place.
-public struct SourceText: Sendable {
+public struct SourceText: Sendable, Equatable {
   /// The file's bytes, without a leading byte order mark.
-  public let bytes: [UInt8]
+  public private(set) var bytes: [UInt8]
   /// Byte offset in ``bytes`` where each LSP line starts; `lineStarts[0] == 0`.
-  private let lineStarts: [Int]
+  private var lineStarts: [Int]
   /// Byte offset in ``bytes`` where each line starts as libyaml counts
   /// lines; `nil` when the text has no U+0085, U+2028 or U+2029, so that
   /// libyaml's lines are LSP's.
-  private let markLineStarts: [Int]?
+  private var markLineStarts: [Int]?
 
   /// Indexes the lines of `bytes` (UTF-8, an optional BOM).
   ///
@@ -40,6 +40,12 @@ public struct SourceText: Sendable {
     } else {
       body = bytes
     }
+    self.bytes = body
+    (lineStarts, markLineStarts) = Self.lineIndex(body)
+  }
+
+  /// The starts of LSP's lines in `body`, and of libyaml's (`nil` when they are LSP's).
+  private static func lineIndex(_ body: [UInt8]) -> (lsp: [Int], marks: [Int]?) {
     var starts = [0]
     // Starts of lines after U+0085, U+2028 or U+2029 (libyaml's lines only).
     var markStarts: [Int] = []
@@ -61,9 +67,7 @@ public struct SourceText: Sendable {
       }
       i += 1
     }
-    self.bytes = body
-    self.lineStarts = starts
-    self.markLineStarts = markStarts.isEmpty ? nil : (starts + markStarts).sorted()
+    return (starts, markStarts.isEmpty ? nil : (starts + markStarts).sorted())
   }
 
   /// Indexes the lines of `text`.
@@ -174,5 +178,268 @@ public struct SourceText: Sendable {
     }
     guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return (nil, 1) }
     return (value, length)
+  }
+}
+
+// MARK: LSP positions
+
+extension SourceText {
+  /// The bytes of LSP line `line` without its line break, as a range of ``bytes``.
+  private func contentRange(ofLine line: Int) -> Range<Int> {
+    let start = lineStarts[line]
+    var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
+    while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+    return start..<end
+  }
+
+  /// The code units of `encoding` that a scalar of `length` UTF-8 bytes takes
+  /// (a byte that is not valid UTF-8 counts as one scalar of one unit).
+  @inline(__always)
+  private static func units(_ scalar: UInt32?, _ length: Int, _ encoding: PositionEncoding) -> Int {
+    switch encoding {
+    case .utf8: return length
+    case .utf16: return (scalar ?? 0) > 0xFFFF ? 2 : 1
+    case .utf32: return 1
+    }
+  }
+
+  /// The length of `bytes[range]` in code units of `encoding`.
+  private func length(of range: Range<Int>, _ encoding: PositionEncoding) -> Int {
+    var units = 0
+    var i = range.lowerBound
+    while i < range.upperBound {
+      let (scalar, length) = Self.decode(bytes, at: i)
+      units += Self.units(scalar, length, encoding)
+      i += length
+    }
+    return units
+  }
+
+  /// The byte offset in ``bytes`` of an LSP position, strictly: the
+  /// position must be on a line of the text, at most at its end (before its
+  /// line break), and between two characters.
+  ///
+  /// - Throws: ``PositionProblem``: the line is past the last one, the
+  ///   character past the line's end, or inside a character (a UTF-8
+  ///   sequence, or a UTF-16 surrogate pair).
+  /// - Complexity: O(length of the line).
+  public func offset(of position: LSPPosition, in encoding: PositionEncoding) throws(PositionProblem) -> Int {
+    guard position.line >= 0, position.line < lineStarts.count else {
+      throw .lineOutside(line: position.line, lineCount: lineStarts.count)
+    }
+    let content = contentRange(ofLine: position.line)
+    guard position.character >= 0 else {
+      throw .characterOutside(line: position.line, character: position.character, length: length(of: content, encoding))
+    }
+    var units = 0
+    var i = content.lowerBound
+    while units < position.character {
+      guard i < content.upperBound else {
+        throw .characterOutside(line: position.line, character: position.character, length: units)
+      }
+      let (scalar, length) = Self.decode(bytes, at: i)
+      let n = Self.units(scalar, length, encoding)
+      if units + n > position.character {
+        throw .splitsCharacter(line: position.line, character: position.character, scalar: scalar ?? 0, units: n)
+      }
+      units += n
+      i += length
+    }
+    return i
+  }
+
+  /// Where an LSP position falls, as libyaml's marks count (the space of
+  /// ``SourceRange``), leniently: a character past its line's end is the
+  /// line's end, one inside a character is that character.
+  ///
+  /// - Returns: `nil` for a line past the last one, or a negative line or character.
+  /// - Complexity: O(length of the line), plus O(log lines) when the text
+  ///   holds U+0085, U+2028 or U+2029.
+  public func sourcePosition(of position: LSPPosition, in encoding: PositionEncoding) -> SourcePosition? {
+    guard position.line >= 0, position.line < lineStarts.count, position.character >= 0 else { return nil }
+    let content = contentRange(ofLine: position.line)
+    var units = 0
+    var i = content.lowerBound
+    while i < content.upperBound {
+      let (scalar, length) = Self.decode(bytes, at: i)
+      let n = Self.units(scalar, length, encoding)
+      if units + n > position.character { break }
+      units += n
+      i += length
+    }
+    guard let marks = markLineStarts else {
+      return SourcePosition(line: position.line, column: scalars(from: content.lowerBound, to: i))
+    }
+    let line = Self.lastIndex(in: marks, atOrBefore: i)
+    return SourcePosition(line: line, column: scalars(from: marks[line], to: i))
+  }
+
+  /// The number of scalars in `bytes[from ..< to]` (an invalid byte is one).
+  private func scalars(from: Int, to: Int) -> Int {
+    var count = 0
+    var i = from
+    while i < to {
+      i += Self.decode(bytes, at: i).1
+      count += 1
+    }
+    return count
+  }
+
+  /// A range as libyaml's marks give it, as an LSP range in `encoding`; a
+  /// mark past the end of the text (libyaml ends a text that does not end in
+  /// a line break at column 0 of the line after it) is the text's end.
+  ///
+  /// - Complexity: O(length of the lines of its ends).
+  public func lspRange(_ range: SourceRange, in encoding: PositionEncoding) -> LSPRange {
+    LSPRange(start: clampedLSPPosition(range.start, encoding), end: clampedLSPPosition(range.end, encoding))
+  }
+
+  private func clampedLSPPosition(_ position: SourcePosition, _ encoding: PositionEncoding) -> LSPPosition {
+    let (line, character) = lspPosition(position, in: encoding)
+    if line < lineStarts.count { return LSPPosition(line: line, character: character) }
+    return end(in: encoding)
+  }
+
+  /// The position of the text's end: its last line, at that line's length.
+  /// - Complexity: O(length of the last line).
+  public func end(in encoding: PositionEncoding) -> LSPPosition {
+    let last = lineStarts.count - 1
+    return LSPPosition(line: last, character: length(of: contentRange(ofLine: last), encoding))
+  }
+
+  /// The index of the last element of the sorted `starts` that is at most `offset` (0 if none).
+  private static func lastIndex(in starts: [Int], atOrBefore offset: Int) -> Int {
+    var low = 0
+    var high = starts.count - 1
+    while low < high {
+      let mid = (low + high + 1) / 2
+      if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+    }
+    return low
+  }
+
+  /// The index of the first element of the sorted `starts` that is at least `offset` (`count` if none).
+  private static func firstIndex(in starts: [Int], atOrAfter offset: Int) -> Int {
+    var low = 0
+    var high = starts.count
+    while low < high {
+      let mid = (low + high) / 2
+      if starts[mid] < offset { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+}
+
+// MARK: Changes
+
+extension SourceText {
+  /// One replacement made in a text, enough to undo it (``revert(_:)``).
+  public struct Splice: Sendable, Equatable {
+    /// Where it was made, in bytes.
+    public let offset: Int
+    /// The bytes it replaced.
+    public let removed: [UInt8]
+    /// How many bytes it put in their place.
+    public let insertedCount: Int
+  }
+
+  /// Applies LSP content changes in order, each range against the text as
+  /// the changes before it left it (LSP 3.17 §textDocument/didChange), each
+  /// replacement a splice of the bytes; the line index follows.
+  ///
+  /// - Returns: the splices made, oldest first, for ``revert(_:)``.
+  /// - Throws: ``ContentChangeError`` for the first range that is outside
+  ///   the text, ends before it starts, or splits a character (see
+  ///   ``offset(of:in:)``); then nothing is applied.
+  /// - Complexity: per change, O(length of the lines of its range) plus a
+  ///   splice (O(bytes after it)) and O(lines after it).
+  public mutating func apply(_ changes: [ContentChange], in encoding: PositionEncoding) throws(ContentChangeError)
+    -> [Splice]
+  {
+    var done: [Splice] = []
+    for (index, change) in changes.enumerated() {
+      let start: Int
+      let end: Int
+      do {
+        start = try offset(of: change.range.start, in: encoding)
+      } catch {
+        revert(done)
+        throw ContentChangeError(index: index, part: .start, reason: error.description(in: encoding))
+      }
+      do {
+        end = try offset(of: change.range.end, in: encoding)
+      } catch {
+        revert(done)
+        throw ContentChangeError(index: index, part: .end, reason: error.description(in: encoding))
+      }
+      guard start <= end else {
+        revert(done)
+        throw ContentChangeError(index: index, part: .range, reason: "ends before it starts")
+      }
+      done.append(replaceSubrange(start..<end, with: change.text))
+    }
+    return done
+  }
+
+  /// Undoes `splices` (from ``apply(_:in:)``), newest first.
+  /// - Complexity: as many splices.
+  public mutating func revert(_ splices: [Splice]) {
+    for s in splices.reversed() {
+      replaceSubrange(s.offset..<s.offset + s.insertedCount, with: s.removed)
+    }
+  }
+
+  /// Replaces the bytes in `range` with `text`, and updates the line index
+  /// around it.
+  /// - Complexity: O(bytes after `range`) for the splice (in place when the
+  ///   bytes are not shared), O(lines after it) for the index.
+  @discardableResult
+  public mutating func replaceSubrange(_ range: Range<Int>, with text: [UInt8]) -> Splice {
+    let removed = Array(bytes[range])
+    bytes.replaceSubrange(range, with: text)
+    reindex(start: range.lowerBound, oldEnd: range.upperBound, newEnd: range.lowerBound + text.count)
+    return Splice(offset: range.lowerBound, removed: removed, insertedCount: text.count)
+  }
+
+  /// Updates the line index after `bytes[start ..< oldEnd]` became
+  /// `bytes[start ..< newEnd]`.
+  ///
+  /// A line starts after `\n`, or after a `\r` that no `\n` follows. A start
+  /// before `start` is unchanged (its break and the byte after it are
+  /// untouched); one from `oldEnd + 2` on only moves. Those between are
+  /// found again from the bytes: a `\r` just before the splice may meet a
+  /// `\n` just after it.
+  private mutating func reindex(start: Int, oldEnd: Int, newEnd: Int) {
+    let delta = newEnd - oldEnd
+    let first = Self.firstIndex(in: lineStarts, atOrAfter: max(start, 1))
+    let after = Self.firstIndex(in: lineStarts, atOrAfter: oldEnd + 2)
+    var found: [Int] = []
+    let n = bytes.count
+    var i = max(start - 1, 0)
+    while i <= newEnd, i < n {
+      let b = bytes[i]
+      if b == 0x0A || (b == 0x0D && (i + 1 == n || bytes[i + 1] != 0x0A)) { found.append(i + 1) }
+      i += 1
+    }
+    lineStarts.replaceSubrange(first..<after, with: found)
+    if delta != 0 {
+      for k in (first + found.count)..<lineStarts.count { lineStarts[k] += delta }
+    }
+    // libyaml's extra line breaks are rare: with one in the text, or now
+    // around the splice, its lines are counted again.
+    if markLineStarts != nil || hasMarkLineBreak(in: max(start - 2, 0)..<min(newEnd + 2, n)) {
+      markLineStarts = Self.lineIndex(bytes).marks
+    }
+  }
+
+  /// Whether U+0085, U+2028 or U+2029 starts in `range`.
+  private func hasMarkLineBreak(in range: Range<Int>) -> Bool {
+    let n = bytes.count
+    for i in range {
+      let b = bytes[i]
+      if b == 0xC2, i + 1 < n, bytes[i + 1] == 0x85 { return true }
+      if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 { return true }
+    }
+    return false
   }
 }

@@ -48,7 +48,9 @@ public struct OutlineItem: Sendable, Equatable {
   public var activeCount: Int
   /// Groups: the file's `expanded:`, if it said.
   public var expandedInFile: Bool?
-  /// Where the item is defined in the source.
+  /// Where the item's mapping stands in the source: libyaml's start and end
+  /// marks of the mapping node (a half-open range), or the alias that
+  /// brought the item (its subtree then shares that range).
   public var source: SourceRange
 
   /// Whether this is a group. In loops over many items, use

@@ -138,10 +138,10 @@ struct OutlineItemTable: Sendable {
   /// Where the item at `p` is defined in the source. O(1).
   func source(at p: Int) -> SourceRange {
     let s = sources[p]
-    if s.line < 0 { return sourceOverflow[Int(s.column)] }
+    if s.line < 0 { return sourceOverflow[Int(s.endLine)] }
     return SourceRange(
       start: SourcePosition(line: Int(s.line), column: Int(s.column)),
-      end: SourcePosition(line: Int(s.line), column: Int(s.column) + Int(s.length)))
+      end: SourcePosition(line: Int(s.endLine), column: Int(s.endColumn)))
   }
   /// Rows: the `data:` value, if any. O(1) on average.
   func data(at p: Int) -> OpaqueValue? {
@@ -249,29 +249,32 @@ struct TextSpans: Sendable, Equatable {
   var extraStart: Int32 { detailStart + max(detailLength, 0) }
 }
 
-/// A ``SourceRange`` in 12 bytes: start line and column, and the end column
-/// as an offset on the same line. A range that does not fit has `line` -1
-/// and `column` its index in the outline's overflow list.
+/// A ``SourceRange`` in 12 bytes: the start and end lines, and the start and
+/// end columns when both are below 65,536 (an item's mapping spans lines; its
+/// columns are its indentation). A range that does not fit has `line` -1 and
+/// `endLine` its index in the outline's overflow list.
 struct PackedSource: Sendable, Equatable {
   var line: Int32
-  var column: Int32
-  var length: Int32
+  var endLine: Int32
+  var column: UInt16
+  var endColumn: UInt16
 
   /// The packed form of `r`, or `nil` when it does not fit.
   init?(_ r: SourceRange) {
-    guard r.start.line == r.end.line, r.end.column >= r.start.column, let line = Int32(exactly: r.start.line),
-      line >= 0, let column = Int32(exactly: r.start.column), column >= 0,
-      let length = Int32(exactly: r.end.column - r.start.column)
+    guard let line = Int32(exactly: r.start.line), line >= 0, let endLine = Int32(exactly: r.end.line),
+      let column = UInt16(exactly: r.start.column), let endColumn = UInt16(exactly: r.end.column)
     else { return nil }
     self.line = line
+    self.endLine = endLine
     self.column = column
-    self.length = length
+    self.endColumn = endColumn
   }
 
   /// An entry of the overflow list.
   init(overflow index: Int) {
     line = -1
-    column = Int32(index)
-    length = 0
+    endLine = Int32(index)
+    column = 0
+    endColumn = 0
   }
 }

@@ -38,6 +38,8 @@ public struct OutlineState: Sendable {
   var filter: FilterState? = nil
   /// Case-folded titles and details of the items, made by the first filter.
   var foldedTexts: FoldedTexts? = nil
+  /// The items by source position, made by the first ``innermostItem(containing:)``.
+  var sourceIndex: SourceIndex? = nil
   /// The focused item's position, set by `navigate`; kept while hidden.
   public internal(set) var focus: Int? = nil
   /// The last scroll offset a host gave or was given back, in the layout's
@@ -207,18 +209,7 @@ public struct OutlineState: Sendable {
     var result = ExpansionResult()
     let before = visibleItem(at: position)
     if open != expanded[position] {
-      if open, policy == .single {
-        if filter == nil {
-          if let sibling = openChild[outline.parent(at: position) ?? -1] {
-            setExpanded(sibling, false, into: &result)
-          }
-        } else {
-          for sibling in outline.subgroups(of: outline.parent(at: position))
-          where expanded[sibling] && filter?.shown[sibling] != false {
-            setExpanded(sibling, false, into: &result)
-          }
-        }
-      }
+      if open { closeOpenSiblings(of: position, into: &result) }
       setExpanded(position, open, into: &result)
     }
     if let scrollTop {
@@ -230,6 +221,23 @@ public struct OutlineState: Sendable {
     // row moved (an empty group); a visible group's open siblings are visible too.
     if !result.changes.isEmpty || (before != nil && !result.updatedGroups.isEmpty) { version += 1 }
     return result
+  }
+
+  /// Under `single`, closes the open siblings of group `g`, as opening it
+  /// does: while filtered, only the siblings the filter shows.
+  /// - Complexity: O(log n) per sibling closed; while filtered, O(siblings).
+  mutating func closeOpenSiblings(of g: Int, into result: inout ExpansionResult) {
+    guard policy == .single else { return }
+    if filter == nil {
+      if let sibling = openChild[outline.parent(at: g) ?? -1], sibling != g {
+        setExpanded(sibling, false, into: &result)
+      }
+    } else {
+      for sibling in outline.subgroups(of: outline.parent(at: g))
+      where sibling != g && expanded[sibling] && filter?.shown[sibling] != false {
+        setExpanded(sibling, false, into: &result)
+      }
+    }
   }
 
   func anchoredScrollTop(_ scrollTop: Double, before: VisibleItem?, position: Int, viewportHeight: Double?)
@@ -464,6 +472,7 @@ public struct OutlineState: Sendable {
     let focusID = focus.map { outline.id(at: $0) }
     filter = nil
     foldedTexts = nil
+    sourceIndex = nil
     outline = newOutline
     layout = Layout().applying(outline.layout).applying(hostLayout)
     if layout != old.layout { lineBreaker = lineBreakers.lineBreaker(for: layout) }
@@ -537,9 +546,13 @@ public struct OutlineState: Sendable {
     for p in outline.groupPositions where outline.expandedInFile(at: p) == true {
       let parent = Int(outline.parentPositions[p])
       if seen.contains(parent) {
+        // The group's first line: its whole mapping would mark its rows too.
+        let source = outline.source(at: p)
+        let end =
+          source.end.line == source.start.line ? source.end : SourcePosition(line: source.start.line, column: .max)
         warnings.append(
           Diagnostic(
-            range: outline.source(at: p), severity: .warning, code: "single-policy",
+            range: SourceRange(start: source.start, end: end), severity: .warning, code: "single-policy",
             message: "group \"\(outline.id(at: p))\" is expanded, but a sibling is already open under expansion: single"
           ))
       } else {

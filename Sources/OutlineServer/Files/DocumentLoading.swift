@@ -11,6 +11,8 @@ extension OutlineServer {
   enum OutlineSource {
     /// Text sent by the client (`text`), as UTF-8.
     case text([UInt8])
+    /// Text the server keeps, with its line index (the host's edits applied).
+    case indexed(SourceText)
     /// A regular file, read in chunks: never whole in memory unless a
     /// diagnostic has to be placed.
     case file(path: String)
@@ -24,6 +26,18 @@ extension OutlineServer {
     var diagnostics: [Diagnostic]
     /// The text the diagnostics point into, read only when one has to be placed.
     var text: () -> SourceText
+    /// A file's stamp when it was read (`nil` for a text).
+    var stamp: RegularFile.Stamp? = nil
+
+    /// The text as the server keeps it from now on (PROTOCOL §9): the
+    /// host's, or the file as read.
+    func kept(from source: OutlineSource) -> DocumentText {
+      switch source {
+      case .text(let bytes): return .bytes(bytes)
+      case .indexed(let text): return .indexed(text)
+      case .file(let path): return .file(path: path, stamp: stamp)
+      }
+    }
   }
 
   /// Parses `source` straight into an outline (no intermediate document).
@@ -40,12 +54,18 @@ extension OutlineServer {
         try OutlineLoader.loadOutline(.bytes(bytes), options: options, shouldCancel: shouldCancel, progress: progress)
       }
       return Loaded(outline: loaded.outline, diagnostics: loaded.diagnostics, text: { SourceText(bytes) })
+    case .indexed(let text):
+      let loaded = try Self.loading("the text") {
+        try OutlineLoader.loadOutline(
+          .bytes(text.bytes), options: options, shouldCancel: shouldCancel, progress: progress)
+      }
+      return Loaded(outline: loaded.outline, diagnostics: loaded.diagnostics, text: { text })
     case .file(let path):
       let loaded = try loadFile(path, options: options, shouldCancel: shouldCancel, progress: progress)
       // Read again only to place a diagnostic (the file was streamed).
       return Loaded(
         outline: loaded.outline, diagnostics: loaded.diagnostics,
-        text: { SourceText((try? RegularFile.read(path)) ?? []) })
+        text: { SourceText((try? RegularFile.read(path)) ?? []) }, stamp: loaded.stamp)
     }
   }
 
@@ -54,11 +74,12 @@ extension OutlineServer {
   /// that never existed: its ``RegularFile/Stamp`` is compared before and
   /// after, and it is read again if it moved, up to three times. Progress
   /// only rises, also over a second read.
+  /// - Returns: the outline or the diagnostics, and the stamp of the file read.
   /// - Throws: `-32800` when cancelled; `-32013` when it cannot be read or keeps changing.
   private func loadFile(
     _ path: String, options: OutlineLoader.Options, shouldCancel: @escaping () -> Bool,
     progress: ((Double) -> Void)?
-  ) throws(ResponseError) -> (outline: Outline?, diagnostics: [Diagnostic]) {
+  ) throws(ResponseError) -> (outline: Outline?, diagnostics: [Diagnostic], stamp: RegularFile.Stamp) {
     var reported = 0.0
     let rising = progress.map { report in
       { (fraction: Double) in
@@ -81,7 +102,7 @@ extension OutlineServer {
           .file(descriptor: file.descriptor, size: file.size), options: options, shouldCancel: shouldCancel,
           progress: rising)
       }
-      if before != nil, file.stamp() == before { return result }
+      if let before, file.stamp() == before { return (result.outline, result.diagnostics, before) }
     }
     throw ResponseError(code: .fileError, message: "cannot read \(path): it changed while it was read, 3 times")
   }
@@ -157,9 +178,9 @@ extension OutlineServer {
       data: .object(["diagnostics": .array(lspDiagnostics(loaded.diagnostics, { source }).map(\.jsonValue))]))
   }
 
-  /// Where `uri`'s text comes from: `text` when given, else the file a `file:` uri names.
-  func source(uri: String, text: String?) throws(ResponseError) -> OutlineSource {
-    if let text { return .text(Array(text.utf8)) }
+  /// Where `uri`'s text comes from: `text` (UTF-8) when given, else the file a `file:` uri names.
+  func source(uri: String, text: [UInt8]?) throws(ResponseError) -> OutlineSource {
+    if let text { return .text(text) }
     guard let url = URL(string: uri), url.isFileURL else {
       throw .invalidParams("\"text\" is missing: only a file: uri may be opened without text")
     }
@@ -174,18 +195,22 @@ extension OutlineServer {
   }
 
   /// Replaces `doc`'s outline with a new text, keeping the user's expansion by id;
-  /// with errors, the last good outline stays (`applied: false`).
+  /// with errors, the last good outline stays (`applied: false`). Either way
+  /// the new text is the one the server keeps (PROTOCOL §9); when the load
+  /// fails (cancelled, a file that cannot be read) nothing changes.
   func reload(_ doc: OpenDocument, from source: OutlineSource, cancellation: CancellationToken) throws(ResponseError)
     -> ChangeOutlineRequest.Result
   {
     let loaded = try load(source, cancellation: cancellation)
+    try cancellation.check()
+    doc.text = loaded.kept(from: source)
+    if let stamp = loaded.stamp { doc.fileStamp = stamp }
     guard let outline = loaded.outline else {
       // The last good outline stays.
       return ChangeOutlineRequest.Result(
         applied: false, version: doc.state.version, diagnostics: lspDiagnostics(loaded.diagnostics, loaded.text),
         changes: [])
     }
-    try cancellation.check()
     let changes = doc.state.replace(with: outline)
     return ChangeOutlineRequest.Result(
       applied: true, version: doc.state.version,
@@ -196,6 +221,8 @@ extension OutlineServer {
   /// Runs on the worker, as a job.
   func watchedFileChanged(_ uri: String) {
     guard let doc = documents[uri], let path = doc.path else { return }
+    // A change already read (a reload made when edits needed the file) is not read twice.
+    if let stamp = doc.fileStamp, RegularFile.Stamp.of(path: path) == stamp { return }
     let changed: ChangeOutlineRequest.Result
     do {
       changed = try reload(doc, from: .file(path: path), cancellation: CancellationToken())

@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// One request method of the outline protocol (PROTOCOL §2–§6): its name,
+/// One request method of the outline protocol (PROTOCOL §2–§6, §9, §10): its name,
 /// its params as a value, its result, and what it does.
 ///
 /// A conforming type *is* the method's params: ``init(_:)`` reads them from
@@ -71,6 +71,7 @@ enum OutlineProtocol {
     CollapseAllRequest.self, VisibleRowsRequest.self, RowAtOffsetRequest.self, SetLayoutRequest.self,
     RowHeightsRequest.self, FilterOutlineRequest.self,
     NavigateRequest.self, GetViewStateRequest.self, SetViewStateRequest.self,
+    ItemAtPositionRequest.self, RevealItemRequest.self,
   ]
 
   /// ``requests`` by method name.

@@ -51,6 +51,30 @@ struct ParamsReader {
     return s
   }
 
+  /// A string's UTF-8 bytes, copied once from the message (no `String` made).
+  func bytes(_ key: String) throws(ResponseError) -> [UInt8] {
+    guard let v = value(key) else { throw fail(key, "is missing") }
+    guard let bytes = v.withUTF8({ Array($0) }) else { throw fail(key, "must be a string") }
+    return bytes
+  }
+
+  func optionalBytes(_ key: String) throws(ResponseError) -> [UInt8]? {
+    guard has(key) else { return nil }
+    return try bytes(key)
+  }
+
+  /// An integer from `min` to `max` that must be given.
+  func int(_ key: String, min: Int = 0, max: Int64 = Int64(Int32.max) * 1024) throws(ResponseError) -> Int {
+    guard let i = try optionalInt(key, min: min, max: max) else { throw fail(key, "is missing") }
+    return i
+  }
+
+  /// A nested object that must be given, read with its path (`range.start.`).
+  func object(_ key: String) throws(ResponseError) -> ParamsReader {
+    guard let o = try optionalObject(key) else { throw fail(key, "is missing") }
+    return o
+  }
+
   func optionalString(_ key: String) throws(ResponseError) -> String? {
     guard has(key) else { return nil }
     return try string(key)

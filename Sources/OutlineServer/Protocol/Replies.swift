@@ -3,7 +3,7 @@ import OutlineModel
 
 /// What a change to the expansion answers (PROTOCOL §4 `toggleSection`'s
 /// result shape, shared by `expandAll`, `collapseAll`, `filterOutline`,
-/// `setViewState` and the keys of `navigate` that toggle):
+/// `setViewState`, the keys of `navigate` that toggle, and `revealItem`):
 /// `{version, changes, updatedGroups, total, contentHeight, id?, expanded?, scrollTop?}`.
 struct ExpansionReply: JSONWritable {
   /// Whether and how the result names the group targeted.
@@ -12,8 +12,8 @@ struct ExpansionReply: JSONWritable {
     case absent
     /// `id: null`: no one group is targeted (expandAll, collapseAll).
     case none
-    /// `id` of the group targeted.
-    case group(String)
+    /// `id` of the item targeted: the group toggled, or the item revealed.
+    case item(String)
   }
 
   /// The outline's version after the change.
@@ -57,7 +57,7 @@ struct ExpansionReply: JSONWritable {
     case .none:
       json.key("id")
       json.null()
-    case .group(let id): json.member("id", id)
+    case .item(let id): json.member("id", id)
     }
     json.member("expanded", ifPresent: expanded)
     json.member("scrollTop", ifPresent: scrollTop)
@@ -154,6 +154,26 @@ extension OpaqueValue: JSONWritable {
           v.write(to: &json)
         }
       }
+    }
+  }
+}
+
+extension LSPPosition: JSONWritable {
+  /// `{line, character}` (LSP 3.17 §Position).
+  public func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("line", line)
+      json.member("character", character)
+    }
+  }
+}
+
+extension LSPRange: JSONWritable {
+  /// `{start: {line, character}, end: {line, character}}` (LSP 3.17 §Range).
+  public func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("start", start)
+      json.member("end", end)
     }
   }
 }

@@ -55,7 +55,7 @@ struct NavigateRequest: OutlineDocumentRequest {
     let state = doc.state
     let expansion = r.expansion.map { e in
       ExpansionReply(
-        e, state, target: r.toggled.map { .group(state.outline.id(at: $0)) } ?? .absent,
+        e, state, target: r.toggled.map { .item(state.outline.id(at: $0)) } ?? .absent,
         expanded: r.toggled.map { state.isExpanded($0) })
     }
     return Result(focus: state.outline.id(at: r.focus), index: r.index, expansion: expansion)

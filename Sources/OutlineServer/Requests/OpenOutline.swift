@@ -13,7 +13,8 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
   static let method = "openOutline"
 
   let uri: String
-  var text: String?
+  /// The text, as UTF-8.
+  var text: [UInt8]?
   var policy: ExpansionPolicy?
   var layout: LayoutOverrides?
   var watch: Bool
@@ -23,7 +24,7 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
   init(_ p: ParamsReader) throws(ResponseError) {
     let uri = try p.string("uri")
     self.uri = uri
-    text = try p.optionalString("text")
+    text = try p.optionalBytes("text")
     policy = try p.optionalEnum("policy", ExpansionPolicy.self)
     layout = try p.optionalObject("layout").map { l throws(ResponseError) in try LayoutFields.read(l) }
     watch = try p.optionalBool("watch") ?? false
@@ -53,6 +54,11 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
     }
     progress?.end()
     guard let outline = loaded.outline else {
+      // The outline stays, but the host's text is this one now (PROTOCOL §9).
+      if let previous = server.documents[uri] {
+        previous.text = loaded.kept(from: source)
+        if let stamp = loaded.stamp { previous.fileStamp = stamp }
+      }
       throw server.invalidOutline(loaded)
     }
     let path = ViewStateStore.realPath(ofURI: uri)
@@ -86,7 +92,9 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
       }
     }
     try cancellation.check()
-    server.documents[uri] = OpenDocument(uri: uri, state: state, path: path)
+    let doc = OpenDocument(uri: uri, state: state, path: path, text: loaded.kept(from: source))
+    doc.watched = watch && path != nil
+    server.documents[uri] = doc
     server.log.info(
       "opened \(uri): \(outline.groupCount) groups, \(outline.rowCount) rows, \(outline.textBytes) bytes of text"
         + (watch ? ", watched" : ""))

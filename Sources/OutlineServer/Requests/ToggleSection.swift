@@ -71,6 +71,6 @@ struct ToggleSectionRequest: OutlineDocumentRequest {
       throw ResponseError(code: .unknownSection, message: "item \(position) is not a group")
     }
     return ExpansionReply(
-      r, doc.state, target: .group(doc.state.outline.id(at: position)), expanded: doc.state.isExpanded(position))
+      r, doc.state, target: .item(doc.state.outline.id(at: position)), expanded: doc.state.isExpanded(position))
   }
 }

@@ -5,7 +5,10 @@ import OutlineModel
 /// (PROTOCOL §4) → `{version, total, contentHeight, rows}`: a window of the
 /// visible list, or the rows that intersect the viewport; at most 10,000
 /// rows. With `include: ["lines"]` (PROTOCOL §9) each row carries `lines`:
-/// its texts as the layout's line breaker broke them to count its height.
+/// its texts as the layout's line breaker broke them to count its height;
+/// with `include: ["range"]`, `range`: where its mapping stands in the text
+/// the server keeps, in the negotiated position encoding (`-32013` when that
+/// text is a file that changed since it was read).
 struct VisibleRowsRequest: OutlineDocumentRequest {
   static let method = "visibleRows"
   static let mayTakeLong = false
@@ -20,6 +23,8 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
   var viewport: (top: Double, height: Double)?
   /// Whether `include` asks for `lines`.
   var includesLines = false
+  /// Whether `include` asks for `range`.
+  var includesRange = false
 
   init(_ p: ParamsReader) throws(ResponseError) {
     uri = try p.string("uri")
@@ -34,14 +39,20 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     if let include = p.value("include") {
       guard let names = include.elements else { throw p.fail("include", "must be an array") }
       for (i, name) in names.enumerated() {
-        guard name.isString("lines") else { throw p.fail("include[\(i)]", "must be \"lines\"") }
-        includesLines = true
+        if name.isString("lines") {
+          includesLines = true
+        } else if name.isString("range") {
+          includesRange = true
+        } else {
+          throw p.fail("include[\(i)]", "must be \"range\" or \"lines\"")
+        }
       }
     }
   }
 
   func run(on server: OutlineServer, cancellation: CancellationToken) throws(ResponseError) -> Result {
     let doc = try document(on: server)
+    let text = includesRange ? try server.sourceText(of: doc) : nil
     let items: [VisibleItem]
     if let viewport {
       items = doc.state.visibleItems(viewportTop: viewport.top, height: viewport.height, limit: Self.maxRows)
@@ -50,7 +61,9 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     } else {
       items = doc.state.visibleItems(start: start, count: count)
     }
-    return Result(state: doc.state, rows: items, includesLines: includesLines, cache: doc.rowJSON)
+    return Result(
+      state: doc.state, rows: items, includesLines: includesLines, cache: doc.rowJSON,
+      ranges: text.map { (text: $0, encoding: server.positionEncoding) })
   }
 
   /// `{version, total, contentHeight, rows: [Row]}`, each row written straight
@@ -63,6 +76,8 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
     var includesLines = false
     /// The document's rows' JSON, kept between answers.
     var cache: RowJSONCache
+    /// The text the rows' `range`s are placed in, and the encoding; `nil`: no `range`.
+    var ranges: (text: SourceText, encoding: PositionEncoding)? = nil
 
     func write(to json: inout JSONWriter) {
       let outline = state.outline
@@ -76,6 +91,9 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
           for v in rows {
             Self.writeRow(v, outline, isLastChild: state.isLastChild(v.position), cache: cache, to: &json) { json in
               if let lines { Self.writeLines(v.position, outline, lines, to: &json) }
+              if let ranges {
+                json.member("range", ranges.text.lspRange(outline.source(at: v.position), in: ranges.encoding))
+              }
             }
           }
         }
