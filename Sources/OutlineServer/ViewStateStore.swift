@@ -24,17 +24,21 @@ struct SavedViewState: Equatable, JSONWritable {
     }
   }
 
-  /// Reads a record.
+  /// Reads a record, straight from the parsed text (a big outline's record
+  /// lists tens of thousands of ids: no tree of values is made for them).
   /// - Throws: a reason in words when `value` is not one.
-  init(_ value: JSONValue) throws(RecordError) {
+  init(_ value: JSONElement) throws(RecordError) {
     func ids(_ key: String) throws(RecordError) -> [String] {
-      guard case .array(let list)? = value[key] else { throw RecordError("\"\(key)\" is not a list") }
+      guard let list = value[key]?.elements else { throw RecordError("\"\(key)\" is not a list") }
       var result: [String] = []
-      for case .string(let id) in list { result.append(id) }
-      guard result.count == list.count else { throw RecordError("\"\(key)\" holds something that is not an id") }
+      result.reserveCapacity(list.underestimatedCount)
+      for element in list {
+        guard let id = element.stringValue else { throw RecordError("\"\(key)\" holds something that is not an id") }
+        result.append(id)
+      }
       return result
     }
-    guard case .string(let path)? = value["path"] else { throw RecordError("\"path\" is missing") }
+    guard let path = value["path"]?.stringValue else { throw RecordError("\"path\" is missing") }
     self.path = path
     expanded = try ids("expanded")
     collapsed = try ids("collapsed")
@@ -103,7 +107,9 @@ struct ViewStateStore: Sendable {
     let url = recordURL(for: path)
     guard let bytes = try? RegularFile.read(url.path) else { return nil }
     do {
-      let saved = try SavedViewState(JSONValue.parse(bytes))
+      // A parser of its own, freed at once: a big record would keep a shared one's buffers
+      // (several bytes a byte of text) while the outline is loaded.
+      let saved = try SavedViewState(JSONParser().parse(bytes).root)
       guard saved.path == path else { return nil }
       return saved
     } catch {

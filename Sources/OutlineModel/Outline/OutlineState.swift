@@ -59,6 +59,22 @@ public struct OutlineState: Sendable {
     outline: Outline, policy: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
     lineBreakers: any LineBreakerSource = CellLineBreakers()
   ) {
+    self.init(
+      outline: outline, policy: policy, layout: layout, lineBreakers: lineBreakers,
+      restoring: EmptyCollection<(id: String, expanded: Bool)>())
+  }
+
+  /// Opens an outline with a user's saved expansion over the file's: as
+  /// ``init(outline:policy:layout:lineBreakers:)`` then
+  /// ``restoreExpansion(_:after:)``, without building the visible-list index
+  /// twice (a big outline's index is rebuilt in O(n), with its memory).
+  /// - Parameter expansion: groups by id and their state; unknown ids and
+  ///   rows are ignored, an id named twice takes its last state.
+  public init(
+    outline: Outline, policy: ExpansionPolicy? = nil, layout: LayoutOverrides = LayoutOverrides(),
+    lineBreakers: any LineBreakerSource = CellLineBreakers(),
+    restoring expansion: some Sequence<(id: String, expanded: Bool)>
+  ) {
     self.outline = outline
     self.policyOverride = policy
     self.hostLayout = layout
@@ -67,8 +83,20 @@ public struct OutlineState: Sendable {
     self.lineBreaker = lineBreakers.lineBreaker(for: self.layout)
     expanded = (0..<outline.count).map { outline.expandedInFile(at: $0) ?? false }
     index = VisibilityIndex(covers: [], heights: [])
-    warnings = normalizeSingle()
+    // The file's warnings are about the file's own `expanded`, whatever the user had.
+    warnings = fileWarnings()
+    apply(expansion)
+    normalizeSingleSilently()
     rebuildIndex(heights: measuredHeights())
+  }
+
+  /// Sets the groups `states` names to their state (see ``restoreExpansion(_:after:)``).
+  private mutating func apply(_ states: some Sequence<(id: String, expanded: Bool)>) {
+    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
+    let outline = outline
+    for (id, open) in states {
+      if let p = outline.position(of: id), outline.isGroup(at: p) { expanded[p] = open }
+    }
   }
 
   /// Warnings found when the state was made (e.g. `single-policy`).
@@ -428,18 +456,18 @@ public struct OutlineState: Sendable {
   }
 
   /// Takes a saved expansion: the groups it names take its state (it wins
-  /// over the file's `expanded`), ids it does not know are ignored, other
-  /// groups keep theirs; under `single` the first open sibling in document
-  /// order wins. `version` goes to `after + 1` (a re-open never goes back).
-  /// - Complexity: O(n).
-  public mutating func restoreExpansion(_ byID: [String: Bool], after previousVersion: Int) {
+  /// over the file's `expanded`; an id named twice takes its last state),
+  /// ids it does not know or that name rows are ignored, other groups keep
+  /// theirs; under `single` the first open sibling in document order wins.
+  /// `version` goes to `after + 1` (a re-open never goes back).
+  /// - Complexity: O(n + ids): each id is looked up in the outline's id table,
+  ///   no dictionary is built.
+  public mutating func restoreExpansion(
+    _ states: some Sequence<(id: String, expanded: Bool)>, after previousVersion: Int
+  ) {
     let query = filter?.query
     if query != nil { clearFilter() }
-    // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
-    let outline = outline
-    for p in outline.groupPositions {
-      if let open = byID[outline.id(at: p)] { expanded[p] = open }
-    }
+    apply(states)
     normalizeSingleSilently()
     if let query { applyFilter(query) } else { rebuildIndex() }
     version = max(version, previousVersion + 1)
@@ -448,11 +476,12 @@ public struct OutlineState: Sendable {
   /// Restores a user's view: the expansion of groups by id (see
   /// ``restoreExpansion(_:after:)``), the focus by id (dropped when the id
   /// is not in the outline) and the scroll offset.
-  /// - Complexity: O(n).
+  /// - Complexity: O(n + ids).
   public mutating func restoreView(
-    expansion byID: [String: Bool], focus id: String?, scrollTop: Double?, after previousVersion: Int
+    expansion states: some Sequence<(id: String, expanded: Bool)>, focus id: String?, scrollTop: Double?,
+    after previousVersion: Int
   ) {
-    restoreExpansion(byID, after: previousVersion)
+    restoreExpansion(states, after: previousVersion)
     setFocus(id.flatMap { outline.position(of: $0) })
     self.scrollTop = scrollTop
   }
@@ -530,14 +559,6 @@ public struct OutlineState: Sendable {
   }
 
   // MARK: Policy `single`
-
-  /// Under `single`, keeps only the first open group among siblings and
-  /// warns for each one the file opened too.
-  private mutating func normalizeSingle() -> [Diagnostic] {
-    let w = fileWarnings()
-    normalizeSingleSilently()
-    return w
-  }
 
   private func fileWarnings() -> [Diagnostic] {
     guard policy == .single else { return [] }

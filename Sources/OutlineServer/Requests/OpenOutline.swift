@@ -41,6 +41,10 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
 
   func run(on server: OutlineServer, cancellation: CancellationToken) throws(ResponseError) -> Result {
     let source = try server.source(uri: uri, text: text)
+    let path = ViewStateStore.realPath(ofURI: uri)
+    // A first open of a file takes its saved view state: read before the outline, so the
+    // memory reading it takes is given back before the outline's is taken.
+    let saved = server.documents[uri] == nil ? path.flatMap { server.viewStates?.load(path: $0) } : nil
     let progress = workDoneToken.map {
       WorkDoneProgress(token: $0, title: "Opening \(uri)", send: server.sendNotification)
     }
@@ -61,7 +65,6 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
       }
       throw server.invalidOutline(loaded)
     }
-    let path = ViewStateStore.realPath(ofURI: uri)
     let hostLayout = server.documents[uri]?.state.hostLayout ?? LayoutOverrides()
     try LayoutFields.checkFont(outline.layout.merged(with: hostLayout).merged(with: layout ?? LayoutOverrides()))
     var state: OutlineState
@@ -73,23 +76,28 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
       state = previous.state
       _ = state.replace(with: outline)
       if let layout { _ = state.setLayout(layout) }
+    } else if let previous = server.documents[uri] {
+      // Another policy: the file's defaults under it, then the user's view.
+      let old = previous.state
+      state = OutlineState(
+        outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), lineBreakers: server.lineBreakers)
+      state.restoreView(
+        expansion: old.expansionByID.lazy.map { (id: $0.key, expanded: $0.value) },
+        focus: old.focus.map { old.outline.id(at: $0) }, scrollTop: old.scrollTop, after: old.version)
+      if let query = old.filterQuery { _ = state.filter(query) }
+    } else if let saved {
+      // The user's saved view wins over the file's defaults; ids that left the file are dropped.
+      // Open wins over closed for an id in both lists: the expanded come last.
+      state = OutlineState(
+        outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), lineBreakers: server.lineBreakers,
+        restoring: [
+          saved.collapsed.lazy.map { (id: $0, expanded: false) }, saved.expanded.lazy.map { (id: $0, expanded: true) },
+        ].joined())
+      state.setFocus(saved.focus.flatMap { state.outline.position(of: $0) })
+      state.scrollTop = saved.scrollTop
     } else {
       state = OutlineState(
         outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), lineBreakers: server.lineBreakers)
-      if let previous = server.documents[uri] {
-        // Another policy: the file's defaults under it, then the user's view.
-        let old = previous.state
-        state.restoreView(
-          expansion: old.expansionByID, focus: old.focus.map { old.outline.id(at: $0) }, scrollTop: old.scrollTop,
-          after: old.version)
-        if let query = old.filterQuery { _ = state.filter(query) }
-      } else if let path, let saved = server.viewStates?.load(path: path) {
-        // The user's saved view wins over the file's defaults; ids that left the file are dropped.
-        var byID: [String: Bool] = [:]
-        for id in saved.collapsed { byID[id] = false }
-        for id in saved.expanded { byID[id] = true }
-        state.restoreView(expansion: byID, focus: saved.focus, scrollTop: saved.scrollTop, after: 0)
-      }
     }
     try cancellation.check()
     let doc = OpenDocument(uri: uri, state: state, path: path, text: loaded.kept(from: source))
