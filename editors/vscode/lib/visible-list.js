@@ -58,18 +58,23 @@ class VisibleList {
     throw new Error(`unknown change kind ${JSON.stringify(kind)}`);
   }
 
-  /** Turns the row at `i` into a hole, so it is fetched again. */
+  /** Turns the row at `i` into a hole, so it is fetched again. Positions
+   *  do not move: the id index stays (get gives null until it is filled). */
   punch(i) {
-    if (this.rows[i] !== HOLE) { this.rows[i] = HOLE; this.holeCount++; this._invalidate(); }
+    if (this.rows[i] !== HOLE) { this.rows[i] = HOLE; this.holeCount++; this._children = null; }
   }
 
   /** Puts fetched rows at `start`. */
   fill(start, rows) {
+    const index = this._index;
     for (let k = 0; k < rows.length; k++) {
-      if (this.rows[start + k] === HOLE) this.holeCount--;
+      const old = this.rows[start + k];
+      if (old === HOLE) this.holeCount--;
+      else if (index && old.id !== rows[k].id) index.delete(old.id);
       this.rows[start + k] = rows[k];
+      if (index) index.set(rows[k].id, start + k);
     }
-    this._invalidate();
+    this._children = null;
   }
 
   /** The holes as runs `{start, count}`, runs closer than `gap` merged

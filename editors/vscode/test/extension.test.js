@@ -61,6 +61,10 @@ test('keys in the view: the tree\'s arrows, `*` on the keypad, expand and collap
   await wb.press('right');
   assert.equal(h.view.selection[0].id, 'zhang-wei');
   await expectPane(h, assert);
+  // The view's own toggles keep the group's TreeItem (same id, no refresh
+  // of the whole tree): no flicker, the selection stays.
+  assert.equal(h.view.roots[0].handle, '1/friends');
+  assert.ok(h.view.refreshes.every((r) => !r.includes(null)), JSON.stringify(h.view.refreshes));
   // End reaches the last row shown; `*` on the keypad opens every sibling
   // group of the focused one (the server's expandSiblings).
   await wb.press('end');
@@ -176,11 +180,14 @@ test('typing goes out as edits after a pause, without reading the buffer; revert
   assert.equal(doc.getTextCalls, reads, 'the buffer was not read');
 
   // File: Revert File. The buffer is the file again: the outline follows.
+  const beforeRevert = h.sent().length;
   doc.revert();
   ({ text } = await expectPane(h, assert));
   assert.doesNotMatch(text, /Porto/);
-  const reopen = h.sent().filter((l) => methodOf(l) === 'openOutline').map(paramsOf).at(-1);
-  assert.equal(reopen.text, undefined, 'reopened from the file, not by sending the text');
+  const afterRevert = h.sent().slice(beforeRevert).filter((l) => /^(openOutline|changeOutline)$/.test(methodOf(l)));
+  assert.equal(afterRevert.length, 1);
+  assert.equal(methodOf(afterRevert[0]), 'openOutline', 'opened again from the file');
+  assert.deepEqual(paramsOf(afterRevert[0]), { uri: doc.uri.toString(), watch: true }, 'by uri, without the text');
   // Edits after the revert apply to the text the server now has.
   wb.select(editor, new (require('./fake-vscode').Position)(line, doc.lineAt(line).text.indexOf('Lisbon')));
   wb.type('sunny ');
