@@ -183,9 +183,8 @@ class OutlineExtension {
         },
       });
     }).then(() => {
-      if (this.pane !== pane) return;
-      this.showDiagnostics(pane, session.diagnostics);
-      this.changed.fire(undefined);
+      // The rows are drawn on the session's 'settled', which the open emits.
+      if (this.pane === pane) this.showDiagnostics(pane, session.diagnostics);
     }, (err) => {
       if (this.pane !== pane) return;
       if (err.code === ErrorCodes.InvalidOutline) {

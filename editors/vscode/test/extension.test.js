@@ -52,6 +52,7 @@ test('keys in the view: the tree\'s arrows, `*` on the keypad, expand and collap
   wb.focus(VIEW);
   await wb.press('home');
   assert.equal(h.view.selection[0].id, 'friends');
+  assert.deepEqual(h.view.refreshes, [[null]], 'the open drew the tree once');
   // Left on an open group closes it (the tree's own key; the server follows).
   await wb.press('left');
   let { text } = await expectPane(h, assert);
@@ -64,7 +65,7 @@ test('keys in the view: the tree\'s arrows, `*` on the keypad, expand and collap
   // The view's own toggles keep the group's TreeItem (same id, no refresh
   // of the whole tree): no flicker, the selection stays.
   assert.equal(h.view.roots[0].handle, '1/friends');
-  assert.ok(h.view.refreshes.every((r) => !r.includes(null)), JSON.stringify(h.view.refreshes));
+  assert.ok(h.view.refreshes.slice(1).every((r) => !r.includes(null)), JSON.stringify(h.view.refreshes));
   // End reaches the last row shown; `*` on the keypad opens every sibling
   // group of the focused one (the server's expandSiblings).
   await wb.press('end');
