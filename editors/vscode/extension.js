@@ -160,7 +160,8 @@ class OutlineExtension {
       isDirty: () => doc.isDirty,
       getText: () => doc.getText(),
     }, { debounceMs: config().get('debounceMs') ?? 150 });
-    const model = new OutlineTreeModel(session);
+    this.paneCount = (this.paneCount || 0) + 1;
+    const model = new OutlineTreeModel(session, { prefix: `${this.paneCount}:` });
     const pane = { doc, uri, session, sync, model, expanding: new Map() };
     this.pane = pane;
     session.on('settled', (rec) => { if (this.pane === pane) this.settled(pane, rec); });

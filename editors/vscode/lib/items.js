@@ -47,7 +47,7 @@ function marked(text, spans) {
  * @param {object} row a visibleRows item
  * @param {{id: string, matches?: object[]}} options `id` the TreeItem id;
  *   `matches` the filter's ranges for this item
- * @returns {{id, itemId, kind, label, highlights, description, collapsible, icon, tooltip, contextValue, emphasis, signature}}
+ * @returns {{id, itemId, kind, label, highlights, description, collapsible, icon, tooltip, contextValue, emphasis}}
  */
 function describeItem(row, { id, matches } = {}) {
   const d = {
@@ -76,10 +76,20 @@ function describeItem(row, { id, matches } = {}) {
     d.tooltip = row.detail ? `${row.title}\n${marked(row.detail, detailSpans)}` : row.title;
     if (d.emphasis) d.contextValue = 'row.emphasis';
   }
-  // What the view shows of the item, but its open/closed state (which the
-  // view tracks itself): a refresh is needed only when this changes.
-  d.signature = JSON.stringify([d.label, d.highlights, d.description, d.icon && d.icon.id, d.tooltip, d.collapsible === 'none']);
   return d;
 }
 
-module.exports = { describeItem, oneLine, ICONS };
+/** Whether two versions of an item look the same in the view (its
+ *  open/closed state aside, which the view tracks itself): a refresh is
+ *  needed only when they do not. Filter highlights are compared apart. */
+function sameLook(a, b) {
+  if (a === b) return true;
+  if (!a || !b || a.kind !== b.kind || a.title !== b.title || a.detail !== b.detail) return false;
+  if (a.kind === 'group') {
+    return a.badge === b.badge && a.activeCount === b.activeCount && a.rowCount === b.rowCount
+      && (a.childCount > 0) === (b.childCount > 0);
+  }
+  return !!a.active === !!b.active && !!a.emphasis === !!b.emphasis;
+}
+
+module.exports = { describeItem, sameLook, oneLine, ICONS };

@@ -14,12 +14,18 @@
 // takes the collapsibleState given. Groups the user opens or closes in the
 // view itself keep their id.
 
-const { describeItem } = require('./items');
+const { describeItem, sameLook } = require('./items');
 
 class OutlineTreeModel {
-  /** @param {import('./session').OutlineSession} session */
-  constructor(session) {
+  /**
+   * @param {import('./session').OutlineSession} session
+   * @param {{prefix?: string}} options `prefix` starts every TreeItem id:
+   *   a pane opened anew takes a new one, so VS Code's memory of the ids of
+   *   an earlier pane (their expanded states) does not apply to it.
+   */
+  constructor(session, { prefix = '' } = {}) {
     this.session = session;
+    this.prefix = prefix;
     this.elements = new Map(); // id -> {id}
     this.generations = new Map(); // group id -> generation
     /** TreeItem id -> expanded state the view has for it (what it shows,
@@ -27,7 +33,7 @@ class OutlineTreeModel {
     this.viewExpanded = new Map();
     /** parent id (null: top level) -> ids of the children last handed to the view */
     this.handedChildren = new Map();
-    /** id -> signature of the TreeItem last handed to the view */
+    /** id -> the row whose TreeItem was last handed to the view */
     this.handedItems = new Map();
   }
 
@@ -41,18 +47,13 @@ class OutlineTreeModel {
 
   treeItemId(id) {
     const g = this.generations.get(id) || 0;
-    return g ? `${id}#${g}` : id;
+    return g ? `${this.prefix}${id}#${g}` : `${this.prefix}${id}`;
   }
 
   /** The children of `element` (undefined: the top level), as elements;
-   *  noted as handed to the view. A group the view asks children of is
-   *  shown open there. */
+   *  noted as handed to the view. */
   children(element) {
     const parentId = element ? element.id : null;
-    if (element) {
-      const row = this.row(element);
-      if (row && row.kind === 'group') this.viewExpanded.set(this.treeItemId(row.id), true);
-    }
     const rows = this.session.children(parentId);
     this.handedChildren.set(parentId, rows.map((r) => r.id));
     return rows.map((r) => this.element(r.id));
@@ -87,7 +88,7 @@ class OutlineTreeModel {
     if (row.kind === 'group' && d.collapsible !== 'none' && !this.viewExpanded.has(d.id)) {
       this.viewExpanded.set(d.id, d.collapsible === 'expanded');
     }
-    this.handedItems.set(row.id, d.signature);
+    this.handedItems.set(row.id, row);
     return d;
   }
 
@@ -140,36 +141,32 @@ class OutlineTreeModel {
     const touchedParents = new Set();
     for (const r of rec.deleted) {
       touchedParents.add(r.parent ?? null);
-      if (list.indexOf(r.id) < 0) { this.handedChildren.delete(r.id); this.handedItems.delete(r.id); }
+      if (!list.get(r.id)) { this.handedChildren.delete(r.id); this.handedItems.delete(r.id); }
     }
     for (const r of rec.filled) {
       touchedParents.add(r.parent ?? null);
-      if (this.handedItems.has(r.id)) items.add(r.id);
+      // An item the view shows whose look changed (an edit, a count).
+      const handed = this.handedItems.get(r.id);
+      if (handed && !sameLook(handed, r)) items.add(r.id);
     }
-    for (const id of rec.matchesChanged) if (this.handedItems.has(id) && list.indexOf(id) >= 0) items.add(id);
+    for (const id of rec.matchesChanged) if (this.handedItems.has(id) && list.get(id)) items.add(id);
     for (const p of touchedParents) {
       const handed = this.handedChildren.get(p);
       if (!handed) continue; // the view has not listed them (closed there)
-      if (p !== null && list.indexOf(p) < 0) continue; // gone with its parent
+      if (p !== null && !list.get(p)) continue; // gone with its parent
       const now = list.children(p);
       if (now.length !== handed.length || now.some((r, i) => r.id !== handed[i])) parents.add(p);
-    }
-    // An item whose TreeItem looks the same needs no refresh.
-    for (const id of [...items]) {
-      const row = list.get(id);
-      if (!row || describeItem(row, { id: this.treeItemId(id), matches: this.session.matches.get(id) }).signature === this.handedItems.get(id)) {
-        items.delete(id);
-      }
     }
     if (parents.has(null)) return { all: true };
     const out = new Set([...parents, ...items]);
     // A refreshed element takes its subtree along: drop its descendants.
     const elements = [];
     for (const id of out) {
-      let p = list.get(id) && list.get(id).parent;
+      const row = list.get(id);
+      if (!row) continue;
       let covered = false;
-      while (p) { if (out.has(p)) { covered = true; break; } const pr = list.get(p); p = pr && pr.parent; }
-      if (!covered && list.indexOf(id) >= 0) elements.push(this.element(id));
+      for (let p = row.parent; p; p = list.get(p) && list.get(p).parent) if (out.has(p)) { covered = true; break; }
+      if (!covered) elements.push(this.element(id));
     }
     return { elements };
   }

@@ -64,7 +64,7 @@ test('keys in the view: the tree\'s arrows, `*` on the keypad, expand and collap
   await expectPane(h, assert);
   // The view's own toggles keep the group's TreeItem (same id, no refresh
   // of the whole tree): no flicker, the selection stays.
-  assert.equal(h.view.roots[0].handle, '1/friends');
+  assert.equal(h.view.roots[0].handle, '1/1:friends');
   assert.ok(h.view.refreshes.slice(1).every((r) => !r.includes(null)), JSON.stringify(h.view.refreshes));
   // End reaches the last row shown; `*` on the keypad opens every sibling
   // group of the focused one (the server's expandSiblings).
@@ -316,4 +316,33 @@ test('a slow open can be cancelled: $/cancelRequest, and the view says so', asyn
   assert.equal(h.api.pane(), null);
   assert.match(h.view.message, /^Opening big.yaml was cancelled/);
   assert.deepEqual(h.wb.messages, [], 'a cancel is not an error');
+});
+
+test('the pane follows the active editor; back on a file, the view shows the server\'s state, not what it remembered', async (t) => {
+  const { h, file } = await openContacts(t);
+  const { wb } = h;
+  await wb.commands.executeCommand('outlineServer.expandAll');
+  wb.focus(VIEW);
+  await wb.press('home');
+  await wb.press('left'); // the view now remembers "My Friends" closed
+  await expectPane(h, assert);
+  await wb.openDocument(copyToTemp(accordionFile));
+  let { text } = await expectPane(h, assert);
+  assert.match(text, /^▾ Account {2}3\/3\n/);
+  // Back on contacts.yaml: a new pane, whose TreeItem ids VS Code has not
+  // seen. Then the server's state changes under the view and the list is
+  // fetched whole (as after a reconnect): the view shows the server's state.
+  await wb.openDocument(file);
+  await settle(h);
+  await h.api.client().request('toggleSection', { uri: h.api.pane().uri, section: 'friends', expanded: true });
+  await h.api.pane().session.resync();
+  await settle(h);
+  ({ text } = await expectPane(h, assert));
+  assert.match(text, /^▾ My Friends {2}4\/10\n/);
+  // A YAML file that is not an outline leaves the pane as it was.
+  const other = copyToTemp(contactsFile, 'compose.yaml');
+  fs.writeFileSync(other, 'services:\n  web:\n    image: nginx\n');
+  await wb.openDocument(other);
+  await settle(h);
+  assert.equal(h.api.pane().uri.endsWith('/contacts.yaml'), true);
 });

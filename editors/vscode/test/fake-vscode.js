@@ -204,6 +204,24 @@ class TextDocument {
     return new Position(lo, offset - s[lo]);
   }
 
+  /** Keeps the line starts through a replacement of [a, b) by `text`
+   *  (texts with \n line breaks; else they are counted again). */
+  _spliceLines(a, b, text) {
+    const s = this._lineStarts;
+    if (!s || /\r/.test(text) || /\r/.test(this._text.slice(Math.max(0, a - 1), a + text.length + 1))) { this._lineStarts = null; return; }
+    let first = 0;
+    while (first + 1 < s.length && s[first + 1] <= a) first++; // line of a (a walk: small edits near the cursor are the case)
+    let last = first;
+    while (last + 1 < s.length && s[last + 1] <= b) last++;
+    const added = [];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) added.push(a + i + 1);
+    const delta = text.length - (b - a);
+    const tail = s.slice(last + 1).map((x) => x + delta);
+    s.length = first + 1;
+    s.push(...added);
+    for (const x of tail) s.push(x);
+  }
+
   /** Replaces `range` by `text`, as a keystroke or a paste does; fires
    *  onDidChangeTextDocument. Returns the position after the new text. */
   _replace(range, text, { reason } = {}) {
@@ -211,7 +229,7 @@ class TextDocument {
     const b = this.offsetAt(range.end);
     const change = { range: new Range(this.positionAt(a), this.positionAt(b)), rangeOffset: a, rangeLength: b - a, text };
     this._text = this._text.slice(0, a) + text + this._text.slice(b);
-    this._lineStarts = null;
+    this._spliceLines(a, b, text);
     this.version++;
     const after = this.positionAt(a + text.length);
     this._wb._onDidChangeTextDocument.fire({ document: this, contentChanges: [change], reason });
@@ -471,12 +489,18 @@ class FakeTreeView {
     if (changed) this._onDidChangeSelection.fire({ selection: this.selection });
   }
 
+  /** The user opens a node: its children are asked for, and
+   *  onDidExpandElement fires (after the request for the children: the
+   *  extension must not count on hearing of the expansion first). */
   expandNode(node) {
     if (!node.collapsible || node.expanded) return Promise.resolve();
     node.expanded = true;
     this.memory.set(node.handle, true);
-    this._onDidExpandElement.fire({ element: node.element });
-    return this._run(async () => { if (node.expanded && !node.children && this._attached(node)) await this._listChildren(node); });
+    return this._run(async () => {
+      const listing = node.expanded && !node.children && this._attached(node) ? this._listChildren(node) : null;
+      this._onDidExpandElement.fire({ element: node.element });
+      if (listing) await listing;
+    });
   }
 
   collapseNode(node) {
