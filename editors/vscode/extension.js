@@ -97,8 +97,16 @@ class OutlineExtension {
     };
   }
 
-  async getClient() {
-    if (this.client && this.client.running) return this.client;
+  /** The running server, started once (concurrent callers share the start). */
+  getClient() {
+    if (this.client && this.client.running && this.client.serverInfo) return Promise.resolve(this.client);
+    if (!this.starting) {
+      this.starting = this.startClient().finally(() => { this.starting = null; });
+    }
+    return this.starting;
+  }
+
+  async startClient() {
     const { command, args } = this.serverCommand();
     const trace = config().get('trace.server') || 'off';
     this.output.appendLine(`Starting ${command} ${args.join(' ')}`);
@@ -108,7 +116,8 @@ class OutlineExtension {
     this.client = client;
     client.on('stderr', (text) => this.output.append(text));
     client.on('exit', ({ code, signal, error, expected }) => {
-      if (expected || this.client !== client) return;
+      // A server that could not be started is reported by whoever started it.
+      if (expected || this.client !== client || error) return;
       const last = client.stderr.trim().split('\n').pop() || '';
       const why = error ? friendlyMessage(error) : `outline-server stopped (${signal || `exit status ${code}`})${last ? `: ${last}` : ''}.`;
       this.output.appendLine(why);

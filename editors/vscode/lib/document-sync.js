@@ -176,6 +176,14 @@ class DocumentSync extends EventEmitter {
 
   async _flush() {
     if (this.inFlight || this.closed) return;
+    if (!this.session.client.running) {
+      // The server is gone: nothing can be sent until it is started again
+      // (a new pane opens the buffer afresh).
+      this.pending = [];
+      this.mode = 'edits';
+      this._wake();
+      return;
+    }
     const state = this.session.state;
     let what;
     this.reattach = false;

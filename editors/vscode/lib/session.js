@@ -46,6 +46,8 @@ class OutlineSession extends EventEmitter {
       if (params.diagnostics) this.diagnostics = params.diagnostics;
       this._apply(params, 'outlineChanged');
       this.emit('outlineChanged', params);
+      // The filter's matches are of the text before: ask for them again.
+      if (this.query && params.changes && params.changes.length) this.filter(this.query).catch(() => {});
     };
     client.on('outlineChanged', this._onOutlineChanged);
   }

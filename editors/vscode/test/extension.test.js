@@ -346,3 +346,13 @@ test('the pane follows the active editor; back on a file, the view shows the ser
   await settle(h);
   assert.equal(h.api.pane().uri.endsWith('/contacts.yaml'), true);
 });
+
+test('a server that cannot be started is said in words', async (t) => {
+  const h = start({ configuration: { 'outlineServer.server.path': '/nonexistent/outline-server' } });
+  t.after(() => h.stop());
+  await h.wb.openDocument(copyToTemp(contactsFile));
+  await settle(h);
+  assert.equal(h.wb.messages.length, 1);
+  assert.match(h.wb.messages[0].text, /^outline-server was not found\. Set "outlineServer.server.path" to its path, or put it on PATH\.$/);
+  assert.equal(h.view.message, h.wb.messages[0].text);
+});
