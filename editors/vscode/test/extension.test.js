@@ -356,3 +356,40 @@ test('a server that cannot be started is said in words', async (t) => {
   assert.match(h.wb.messages[0].text, /^outline-server was not found\. Set "outlineServer.server.path" to its path, or put it on PATH\.$/);
   assert.equal(h.view.message, h.wb.messages[0].text);
 });
+
+test('a group closed in the view lists its rows afresh when opened again', async (t) => {
+  const { h, doc, file } = await openContacts(t);
+  const { wb } = h;
+  wb.focus(VIEW);
+  await wb.press('home');
+  await wb.press('left');
+  await expectPane(h, assert);
+  // Inside the closed group, a row is renamed on disk (nothing shown changes).
+  const changed = new Promise((resolve) => h.api.pane().session.once('outlineChanged', resolve));
+  fs.writeFileSync(file, contactsText.replace('title: Alice Chen', 'title: Alice Chan'));
+  await changed;
+  doc.revert();
+  await settle(h);
+  await wb.press('right');
+  const { text } = await expectPane(h, assert);
+  assert.match(text, /\n {2}● Alice Chan {2}Working from Lisbon/);
+});
+
+test('a filter stays on while the file changes on disk: new matches are shown and highlighted', async (t) => {
+  const { h, doc, file } = await openContacts(t);
+  const { wb } = h;
+  wb.focus(VIEW);
+  wb.answerInput('zoe');
+  await wb.press('/');
+  await expectPane(h, assert);
+  assert.match(h.view.message, /No item matches "zoe"/);
+  const changed = new Promise((resolve) => h.api.pane().session.once('outlineChanged', resolve));
+  fs.writeFileSync(file, contactsText.replace('title: Bob Li', 'title: Zoe Li'));
+  await changed;
+  await settle(h);
+  const { text } = await expectPane(h, assert);
+  assert.equal(text, '▾ My Friends  4/10\n  ○ «Zoe» Li\n');
+  assert.equal(h.view.message, undefined);
+  doc.revert();
+  await expectPane(h, assert);
+});
