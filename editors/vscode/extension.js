@@ -58,7 +58,7 @@ class OutlineExtension {
       this.output, this.diagnostics, this.view, this.changed,
       this.view.onDidExpandElement((e) => this.track(this.viewToggled(e.element, true))),
       this.view.onDidCollapseElement((e) => this.track(this.viewToggled(e.element, false))),
-      command('open', () => this.openPane(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document, { explicit: true })),
+      command('open', () => this.openCommand()),
       command('expandAll', () => this.operation('expandAll', 'Expanding every group', (p, token) => p.session.expandAll({ token }))),
       command('collapseAll', () => this.operation('collapseAll', 'Collapsing every group', (p, token) => p.session.collapseAll({ token }))),
       command('filter', () => this.askFilter()),
@@ -75,10 +75,10 @@ class OutlineExtension {
       vscode.window.onDidChangeTextEditorSelection((e) => this.selectionChanged(e)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         const pane = this.pane;
-        if (!pane || e.document !== pane.doc || e.contentChanges.length === 0) return;
+        if (!pane || e.contentChanges.length === 0 || !this.isPaneDoc(pane, e.document)) return;
         pane.sync.onChange(e.contentChanges, !e.document.isDirty);
       }),
-      vscode.workspace.onDidSaveTextDocument((doc) => { if (this.pane && doc === this.pane.doc) this.pane.sync.onSaved(); }),
+      vscode.workspace.onDidSaveTextDocument((doc) => { if (this.pane && this.isPaneDoc(this.pane, doc)) this.pane.sync.onSaved(); }),
       vscode.workspace.onDidCloseTextDocument((doc) => { if (this.pane && doc === this.pane.doc) this.closePane('The file was closed.'); }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.server`)) this.output.appendLine('The server settings changed: run "Outline: Restart the server" to use them.');
@@ -138,20 +138,48 @@ class OutlineExtension {
   }
 
   async restartServer() {
-    const doc = this.pane && this.pane.doc;
+    const target = this.pane && (this.pane.doc || this.pane.vuri);
     await this.closePane();
     if (this.client) { const c = this.client; this.client = null; await c.stop().catch(() => c.kill()); }
-    if (doc) await this.openPane(doc, { explicit: true });
+    if (target) await this.openPane(target, { explicit: true });
   }
 
   // ---------------------------------------------------------------- panes
 
-  async openPane(doc, { explicit = false } = {}) {
-    if (!doc) {
+  /** "Outline: Show the outline of this file": the active editor's file,
+   *  or, without one, a file chosen in a dialog (a file too large for VS
+   *  Code to hand to extensions is opened by the server alone). */
+  async openCommand() {
+    const editor = vscode.window.activeTextEditor;
+    if (editor) return this.openPane(editor.document, { explicit: true });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: 'Show its outline',
+      filters: { 'Outline files': ['yaml', 'yml', 'json'] },
+    });
+    if (picked && picked[0]) return this.openPane(picked[0], { explicit: true });
+    return undefined;
+  }
+
+  /** Whether `doc` is the buffer of `pane` (adopted when the pane was
+   *  opened from a file before any editor had it). */
+  isPaneDoc(pane, doc) {
+    if (pane.doc) return doc === pane.doc;
+    if (doc.uri.toString() !== pane.uri) return false;
+    pane.doc = doc;
+    return true;
+  }
+
+  /** Opens the pane of a document, or of a file (a Uri) without a buffer. */
+  async openPane(target, { explicit = false } = {}) {
+    if (!target) {
       if (explicit) vscode.window.showInformationMessage('Open a YAML group file first, then run "Outline: Show the outline of this file".');
       return;
     }
-    if (this.pane && this.pane.doc === doc && this.pane.session.state !== 'closed') return this.pane.ready;
+    const isUri = target instanceof vscode.Uri;
+    const doc = isUri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString()) : target;
+    const vuri = isUri ? target : target.uri;
+    if (this.pane && this.pane.uri === vuri.toString() && this.pane.session.state !== 'closed') return this.pane.ready;
     await this.closePane();
     let client;
     try {
@@ -161,17 +189,20 @@ class OutlineExtension {
       vscode.window.showErrorMessage(friendlyMessage(err), 'Show Log').then((c) => c && this.output.show(true));
       return;
     }
-    const uri = doc.uri.toString();
+    const uri = vuri.toString();
     const session = new OutlineSession(client, uri);
     const sync = new DocumentSync(session, {
       uri,
-      isFile: doc.uri.scheme === 'file',
-      isDirty: () => doc.isDirty,
-      getText: () => doc.getText(),
+      isFile: vuri.scheme === 'file',
+      isDirty: () => !!(pane.doc && pane.doc.isDirty),
+      getText: () => {
+        if (!pane.doc) throw new Error(`${fileName(uri)} has no buffer`);
+        return pane.doc.getText();
+      },
     }, { debounceMs: config().get('debounceMs') ?? 150 });
     this.paneCount = (this.paneCount || 0) + 1;
     const model = new OutlineTreeModel(session, { prefix: `${this.paneCount}:` });
-    const pane = { doc, uri, session, sync, model, expanding: new Map() };
+    const pane = { doc, uri, vuri, session, sync, model, expanding: new Map() };
     this.pane = pane;
     session.on('settled', (rec) => { if (this.pane === pane) this.settled(pane, rec); });
     session.on('log', (line) => this.output.appendLine(`${fileName(uri)}: ${line}`));
@@ -218,7 +249,7 @@ class OutlineExtension {
     this.pane = null;
     for (const source of this.operations.values()) source.cancel();
     pane.sync.dispose();
-    this.diagnostics.delete(pane.doc.uri);
+    this.diagnostics.delete(pane.vuri);
     this.view.description = undefined;
     this.setFiltered(false);
     this.view.message = message || 'Open a YAML group file to see its outline.';
@@ -456,7 +487,7 @@ class OutlineExtension {
       if (!range || this.pane !== pane) return;
       const start = new vscode.Position(range.start.line, range.start.character);
       this.jumpedTo = start;
-      await vscode.window.showTextDocument(pane.doc, {
+      await vscode.window.showTextDocument(pane.doc || pane.vuri, {
         selection: new vscode.Range(start, start),
         preserveFocus,
         preview: false,
@@ -485,7 +516,7 @@ class OutlineExtension {
 
   selectionChanged(e) {
     const pane = this.pane;
-    if (!pane || e.textEditor.document !== pane.doc || !config().get('followCursor', true)) return;
+    if (!pane || !this.isPaneDoc(pane, e.textEditor.document) || !config().get('followCursor', true)) return;
     const position = e.selections[0] && e.selections[0].active;
     if (!position) return;
     if (this.jumpedTo && this.jumpedTo.line === position.line && this.jumpedTo.character === position.character) {
@@ -533,7 +564,7 @@ class OutlineExtension {
       diag.code = d.code;
       return diag;
     });
-    this.diagnostics.set(pane.doc.uri, pane.diagnostics);
+    this.diagnostics.set(pane.vuri, pane.diagnostics);
     this.updateView(pane);
   }
 

@@ -393,3 +393,28 @@ test('a filter stays on while the file changes on disk: new matches are shown an
   doc.revert();
   await expectPane(h, assert);
 });
+
+test('without an editor, "Show the outline" asks for a file and opens it by uri; F12 then opens its editor', async (t) => {
+  const h = start();
+  t.after(() => h.stop());
+  const file = copyToTemp(contactsFile);
+  h.wb.openDialogAnswers.push(file);
+  await h.wb.commands.executeCommand('outlineServer.open');
+  await expectPane(h, assert);
+  assert.equal(h.wb.openDialogs.length, 1);
+  const open = h.sent().filter((l) => methodOf(l) === 'openOutline').map(paramsOf);
+  assert.deepEqual(open, [{ uri: h.api.pane().uri, watch: true, workDoneToken: open[0].workDoneToken }]);
+  h.wb.focus(VIEW);
+  await h.wb.press('end');
+  await h.wb.press('f12');
+  await settle(h);
+  const editor = h.wb.activeTextEditor;
+  assert.equal(editor.document.uri.fsPath, file);
+  assert.equal(editor.selection.active.line, lineOf(editor.document, 'id: blacklist'));
+  // The buffer is followed from then on.
+  const line = lineOf(editor.document, 'title: Blacklist');
+  h.wb.select(editor, new (require('./fake-vscode').Position)(line, editor.document.lineAt(line).text.indexOf('list')));
+  h.wb.type('ed ');
+  const { text } = await expectPane(h, assert);
+  assert.match(text, /\n▸ Blacked list {2}0\/3\n$/);
+});

@@ -630,6 +630,8 @@ class Workbench {
     this.messages = [];
     this.inputAnswers = [];
     this.inputBoxes = [];
+    this.openDialogs = [];
+    this.openDialogAnswers = [];
     this.progress = [];
     this.output = new Map();
     this.diagnostics = new Map();
@@ -687,6 +689,11 @@ class Workbench {
       showErrorMessage: message('error'),
       showWarningMessage: message('warning'),
       showInformationMessage: message('info'),
+      showOpenDialog: async (options = {}) => {
+        wb.openDialogs.push(options);
+        const answer = wb.openDialogAnswers.shift();
+        return answer === undefined ? undefined : [Uri.file(answer)];
+      },
       showInputBox: (options = {}) => new Promise((resolve) => {
         wb.inputBoxes.push(options);
         const answer = () => resolve(wb.inputAnswers.shift());
@@ -694,7 +701,14 @@ class Workbench {
         else wb._answerNextInput = answer;
       }),
       showTextDocument: async (doc, options = {}) => {
-        const document = doc.document || doc;
+        let document = doc.document || doc;
+        if (doc instanceof Uri) {
+          document = wb.documents.find((d) => d.uri.toString() === doc.toString());
+          if (!document) {
+            document = new TextDocument(wb, doc, fs.readFileSync(doc.fsPath, 'utf8'), /\.json$/.test(doc.path) ? 'json' : 'yaml');
+            wb.documents.push(document);
+          }
+        }
         let editor = wb.activeTextEditor && wb.activeTextEditor.document === document ? wb.activeTextEditor : null;
         if (!editor) {
           editor = new TextEditor(document);
