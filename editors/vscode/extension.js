@@ -119,7 +119,7 @@ class OutlineExtension {
       // A server that could not be started is reported by whoever started it.
       if (expected || this.client !== client || error) return;
       const last = client.stderr.trim().split('\n').pop() || '';
-      const why = error ? friendlyMessage(error) : `outline-server stopped (${signal || `exit status ${code}`})${last ? `: ${last}` : ''}.`;
+      const why = `outline-server stopped (${signal || `exit status ${code}`})${last ? `: ${last}` : ''}.`;
       this.output.appendLine(why);
       const pane = this.pane;
       if (pane && pane.session.client === client) {
@@ -170,8 +170,19 @@ class OutlineExtension {
     return true;
   }
 
-  /** Opens the pane of a document, or of a file (a Uri) without a buffer. */
-  async openPane(target, { explicit = false } = {}) {
+  /** Opens the pane of a document, or of a file (a Uri) without a buffer.
+   *  One open at a time: a new one cancels the open under way. */
+  openPane(target, options = {}) {
+    const key = target && (target.uri || target).toString();
+    this.openTarget = key;
+    if (this.pane && this.pane.uri !== key && this.operations.has('open')) this.operations.get('open').cancel();
+    // Only the latest of the opens asked for meanwhile is done.
+    const run = (this.openChain || Promise.resolve()).then(() => (this.openTarget === key ? this.openPaneNow(target, options) : undefined));
+    this.openChain = run.catch(() => {});
+    return run;
+  }
+
+  async openPaneNow(target, { explicit = false } = {}) {
     if (!target) {
       if (explicit) vscode.window.showInformationMessage('Open a YAML group file first, then run "Outline: Show the outline of this file".');
       return;

@@ -418,3 +418,18 @@ test('without an editor, "Show the outline" asks for a file and opens it by uri;
   const { text } = await expectPane(h, assert);
   assert.match(text, /\n▸ Blacked list {2}0\/3\n$/);
 });
+
+test('switching editors quickly leaves one pane, on the last file, and no other outline open on the server', async (t) => {
+  const h = start();
+  t.after(() => h.stop());
+  const files = [copyToTemp(contactsFile), copyToTemp(accordionFile), copyToTemp(contactsFile), copyToTemp(accordionFile)];
+  for (const f of files) await h.wb.openDocument(f);
+  const { text } = await expectPane(h, assert);
+  assert.match(text, /^▾ Account {2}3\/3\n/);
+  const sent = h.sent().map((l) => JSON.parse(l)).filter((m) => m.method === 'openOutline' || m.method === 'closeOutline');
+  const open = new Set();
+  for (const m of sent) { if (m.method === 'openOutline') open.add(m.params.uri); else open.delete(m.params.uri); }
+  assert.deepEqual([...open], [h.api.pane().uri], 'every other outline opened was closed');
+  assert.ok(sent.length < 2 * files.length - 1, 'files left behind meanwhile were not opened');
+  assert.equal(h.api.client().listenerCount('outlineChanged'), 1, 'one session listens to the server');
+});
