@@ -70,8 +70,8 @@ class OutlineSession extends EventEmitter {
    */
   async open({ text, watch, token, onProgress } = {}) {
     const params = { uri: this.uri };
-    if (text !== undefined) params.text = text;
     if (watch) params.watch = true;
+    if (text !== undefined) params.text = text;
     if (onProgress) params.workDoneToken = `open-${process.pid}-${++this._progressTokens}`;
     if (this.state !== 'open') this.state = 'opening';
     try {

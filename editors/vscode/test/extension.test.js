@@ -15,7 +15,8 @@ const contactsFile = path.join(root, 'examples', 'contacts.yaml');
 const accordionFile = path.join(root, 'examples', 'accordion.yaml');
 const contactsText = fs.readFileSync(contactsFile, 'utf8');
 
-const methodOf = (line) => { try { return JSON.parse(line).method; } catch { return undefined; } };
+// Long messages are cut in the trace: their method is read off the start.
+const methodOf = (line) => { const m = /^\{"jsonrpc":"2\.0",(?:"id":\d+,)?"method":"([^"]+)"/.exec(line); return m ? m[1] : undefined; };
 const paramsOf = (line) => JSON.parse(line).params;
 
 /** The line of `text` (0-based) that contains `needle`. */
@@ -432,4 +433,33 @@ test('switching editors quickly leaves one pane, on the last file, and no other 
   assert.deepEqual([...open], [h.api.pane().uri], 'every other outline opened was closed');
   assert.ok(sent.length < 2 * files.length - 1, 'files left behind meanwhile were not opened');
   assert.equal(h.api.client().listenerCount('outlineChanged'), 1, 'one session listens to the server');
+});
+
+test('a buffer with unsaved changes is sent whole once when its pane opens, then followed by edits', async (t) => {
+  const { h, editor, doc, file } = await openContacts(t);
+  const { wb } = h;
+  const { Position } = require('./fake-vscode');
+  await wb.openDocument(copyToTemp(accordionFile));
+  await settle(h);
+  // Typed while another file's pane is shown: nothing goes to the server.
+  const line = lineOf(doc, 'title: Family');
+  const before = h.sent().length;
+  wb.select(editor, new Position(line, doc.lineAt(line).text.length));
+  editor.document._replace(new (require('./fake-vscode').Range)(new Position(line, doc.lineAt(line).text.length), new Position(line, doc.lineAt(line).text.length)), ' Tree');
+  await settle(h);
+  assert.equal(h.sent().slice(before).filter((l) => methodOf(l) === 'changeOutline').length, 0);
+  await wb.openDocument(file);
+  let { text } = await expectPane(h, assert);
+  assert.match(text, /\n▸ Family Tree ♥ {2}2\/5\n/);
+  const open = h.sent().slice(before).filter((l) => methodOf(l) === 'openOutline').at(-1);
+  assert.match(open, /^\{"jsonrpc":"2\.0","id":\d+,"method":"openOutline","params":\{"uri":"[^"]+","watch":true,"text":"# yaml-language-server/, 'the unsaved text, once');
+  assert.deepEqual(h.api.pane().sync.sent, { edits: 0, texts: 1, reopens: 0 });
+  const sentNow = h.sent().length;
+  wb.select(wb.activeTextEditor, new Position(line, doc.lineAt(line).text.length));
+  wb.type('!');
+  ({ text } = await expectPane(h, assert));
+  assert.match(text, /\n▸ Family Tree! ♥ {2}2\/5\n/);
+  const after = h.sent().slice(sentNow).filter((l) => /^(openOutline|changeOutline)$/.test(methodOf(l))).map(paramsOf);
+  assert.equal(after.length, 1);
+  assert.equal(after[0].edits.length, 1);
 });
