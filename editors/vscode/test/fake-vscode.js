@@ -1,6 +1,7 @@
 'use strict';
 // A small stand-in for the `vscode` module, for testing extension.js
-// without VS Code (which cannot run here). It is written from VS Code's
+// without VS Code (not packaged in Debian; its own test harness downloads
+// VS Code when it runs). It is written from VS Code's
 // documented API and behaviour, not from its code, and models only what
 // the extension uses:
 //
