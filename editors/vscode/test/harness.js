@@ -130,9 +130,21 @@ function diff(a, b, context = 2) {
   return 'no difference';
 }
 
-/** A copy of `file` in a fresh temporary directory. */
+const tempDirs = [];
+process.on('exit', () => {
+  for (const d of tempDirs) { try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* gone */ } }
+});
+
+/** A fresh temporary directory, removed when the process ends. */
+function tempDir(prefix = 'outline-vscode-') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** A copy of `file` in a fresh temporary directory (removed at exit). */
 function copyToTemp(file, name = path.basename(file)) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outline-vscode-'));
+  const dir = tempDir();
   const to = path.join(dir, name);
   fs.copyFileSync(file, to);
   return to;
@@ -150,7 +162,7 @@ function debianOutline() {
   return { file };
 }
 
-module.exports = { start, waitFor, serverRows, drawPane, diff, copyToTemp, debianOutline, root, VIEW, fake };
+module.exports = { start, waitFor, serverRows, drawPane, diff, copyToTemp, tempDir, debianOutline, root, VIEW, fake };
 
 /** Waits until the extension and the view are both quiet. */
 async function settle(h) {
