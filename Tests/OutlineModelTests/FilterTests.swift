@@ -194,6 +194,36 @@ extension FilterTests {
     #expect(s.isLastChild(s.outline.position(of: "family")!))
   }
 
+  @Test func aShownRowWhoseIsLastChildTurnsIsReplacedInTheChangeList() throws {
+    // Friends open: Old friends, Alice, Family doctor; filter "alice" keeps Friends and
+    // Alice, and both become the last shown of their parents.
+    var s = nested()
+    _ = try s.toggle(s.outline.position(of: "friends")!)
+    let before = referenceVisibleList(s)
+    let lastBefore = Dictionary(uniqueKeysWithValues: before.map { ($0, s.isLastChild($0)) })
+    let (r, _) = s.filter("alice")
+    let after = referenceFilteredList(s)
+    #expect(ids(s) == ["friends", "alice"])
+    // Replayed, the changes give the new list, and every kept item shown otherwise now is
+    // among the items they insert (a host fetches exactly those).
+    var list: [Int?] = before
+    for c in r.changes {
+      if c.kind == .delete {
+        list.removeSubrange(c.start..<(c.start + c.count))
+      } else {
+        list.insert(contentsOf: [Int?](repeating: nil, count: c.count), at: c.start)
+      }
+    }
+    #expect(list.count == after.count)
+    for (i, p) in list.enumerated() {
+      if let p {
+        #expect(p == after[i])
+        #expect(lastBefore[p] == s.isLastChild(p), "\(s.outline.id(at: p)) kept with a stale isLastChild")
+      }
+    }
+    #expect(r.changes.first == OutlineChange(.delete, start: 0, count: 1))
+  }
+
   @Test func aMatchingGroupInsideAMatchingGroupIsListedOnce() {
     var s = nested()
     let (_, matches) = s.filter("friends")

@@ -126,7 +126,9 @@ extension OutlineState {
     }
     var result = ExpansionResult()
     let newVisible = visibilityFlags()
-    result.changes = Self.changes(from: oldVisible, to: newVisible)
+    let newLast = filter?.lastChild ?? outline.lastChildFlags
+    // A row shown before and after whose `isLastChild` turned is shown otherwise: replaced in place.
+    result.changes = Self.changes(from: oldVisible, to: newVisible) { p in oldLast[p] != newLast[p] }
     // A local outline: reading `self.outline` while `self` changes reloads (and retains) it per call.
     let outline = outline
     for p in outline.groupPositions where oldExpanded[p] != expanded[p] {
@@ -138,13 +140,7 @@ extension OutlineState {
       result.scrollTop = s
       self.scrollTop = s
     }
-    let newLast = filter?.lastChild ?? outline.lastChildFlags
-    var lastChanged = false
-    for p in 0..<outline.count where newVisible[p] && oldLast[p] != newLast[p] {
-      lastChanged = true
-      break
-    }
-    if !result.changes.isEmpty || !result.updatedGroups.isEmpty || lastChanged { version += 1 }
+    if !result.changes.isEmpty || !result.updatedGroups.isEmpty { version += 1 }
     return (result, matches(visible: newVisible))
   }
 

@@ -381,14 +381,23 @@ public struct OutlineState: Sendable {
   /// The shortest change list between two visibility sets over the same
   /// items, one of which contains the other or where blocks only appear or
   /// disappear: each run of vanished items is one delete, each run of new
-  /// items one insert, in document order.
-  static func changes(from old: [Bool], to new: [Bool]) -> [OutlineChange] {
+  /// items one insert, in document order. An item shown in both but
+  /// `replaced` (it shows otherwise now, as a row whose `isLastChild`
+  /// turned) is deleted and inserted again in place: a run of them is one
+  /// delete and one insert of the same range.
+  static func changes(from old: [Bool], to new: [Bool], replaced: (Int) -> Bool = { _ in false }) -> [OutlineChange] {
     var changes: [OutlineChange] = []
     var cursor = 0  // visible index in the list as edited so far
+    /// The run being gathered: a delete, an insert, or a replace (kind `.insert`, `replace` set).
     var pending: OutlineChange? = nil
+    var pendingIsReplace = false
     func flush() {
-      if let c = pending { changes.append(c) }
+      if let c = pending {
+        if pendingIsReplace { changes.append(OutlineChange(.delete, start: c.start, count: c.count)) }
+        changes.append(c)
+      }
       pending = nil
+      pendingIsReplace = false
     }
     // Items hidden before and after do not split a run.
     for p in old.indices where old[p] || new[p] {
@@ -401,7 +410,7 @@ public struct OutlineState: Sendable {
           pending = OutlineChange(.delete, start: cursor, count: 1)
         }
       case (false, true):
-        if pending?.kind == .insert {
+        if pending?.kind == .insert && !pendingIsReplace {
           pending!.count += 1
         } else {
           flush()
@@ -409,7 +418,17 @@ public struct OutlineState: Sendable {
         }
         cursor += 1
       default:
-        flush()
+        if replaced(p) {
+          if pendingIsReplace {
+            pending!.count += 1
+          } else {
+            flush()
+            pending = OutlineChange(.insert, start: cursor, count: 1)
+            pendingIsReplace = true
+          }
+        } else {
+          flush()
+        }
         cursor += 1
       }
     }
