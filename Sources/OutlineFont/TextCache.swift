@@ -261,12 +261,17 @@ struct TextCache {
         }
         let hyphen = Int32(hyphenAdvance())
         if var last = g.popLast() {
+          last.softHyphenStart = last.end
+          last.baseAdvance = last.advance
           last.end = cluster.end
           last.advance += cluster.advance
           last.endDelta = cluster.endDelta + hyphen
+          last.trimDelta = 0
           g.append(last)
         } else {
-          g.append(WordShaper.Grapheme(end: cluster.end, advance: cluster.advance, endDelta: cluster.endDelta + hyphen))
+          var alone = cluster
+          alone.endDelta += hyphen
+          g.append(alone)
         }
       }
       words[w].firstGrapheme = UInt32(graphemes.count)
@@ -455,6 +460,9 @@ struct TextCache {
       var wordStart: Int
       var offset: Int
       var consumed: Int64 = 0
+      /// Added to a line that starts here after a cut where the word is
+      /// unsafe to break: its start shaped alone.
+      var startDelta: Int64 = 0
     }
 
     mutating func fill(_ range: Range<Int>) -> Result {
@@ -468,6 +476,8 @@ struct TextCache {
         var x: Int64 = 0
         if c.consumed == 0 && c.k > 0 && !paragraphStart {
           x = Int64(pieces[Int(words[Int(tokens[c.t].word)].firstPiece) + c.k].startDelta)
+        } else if c.consumed != 0 {
+          x = c.startDelta
         }
         var cur = c
         var first = true
@@ -502,6 +512,7 @@ struct TextCache {
                 c.wordStart = cur.wordStart
                 c.offset = cut.offset
                 c.consumed = cur.consumed + cut.used
+                c.startDelta = cut.startDelta
                 paragraphStart = false
                 continue lines
               }
@@ -567,9 +578,16 @@ struct TextCache {
     }
 
     /// Where to cut the piece at `cur` so the most grapheme clusters fit
-    /// after `x` (at least one): the byte offset and the advance used; `nil`
-    /// when the whole rest of the piece fits.
-    private func cutPoint(_ cur: Cursor, x: Int64) -> (offset: Int, used: Int64)? {
+    /// after `x` (at least one): the byte offset, the advance used, and what
+    /// the next line's start adds (``Cursor/startDelta``); `nil` when the
+    /// whole rest of the piece fits.
+    ///
+    /// A cluster fits with its end shaped alone; a closing bracket that does
+    /// not fit may take half its width to fit. A soft hyphen goes with the
+    /// cluster before it (the line shows a hyphen), unless that cluster is
+    /// alone on the line and does not fit with it: then the soft hyphen
+    /// starts the next line, as in the browser.
+    private func cutPoint(_ cur: Cursor, x: Int64) -> (offset: Int, used: Int64, startDelta: Int64)? {
       let token = tokens[cur.t]
       let word = words[Int(token.word)]
       let p = pieces[Int(word.firstPiece) + cur.k]
@@ -578,17 +596,41 @@ struct TextCache {
       let from = UInt32(cur.offset - cur.wordStart)
       var used: Int64 = 0
       var cut: UInt32? = nil
+      var next = all.upperBound
       for g in all {
         let grapheme = graphemes[g]
         if grapheme.end <= from { continue }
+        next = g
         if grapheme.end > pieceEnd { break }
-        // A cut fits with its end shaped alone; at least one cluster goes on the line.
-        if cut != nil && !fits(x + used + Int64(grapheme.advance) + Int64(grapheme.endDelta)) { break }
-        used += Int64(grapheme.advance)
+        next = g + 1
+        // Resuming at a soft hyphen that an earlier line left: only its part remains.
+        let resumed = grapheme.softHyphenStart != 0 && grapheme.softHyphenStart == from
+        let advance = Int64(resumed ? grapheme.advance - grapheme.baseAdvance : grapheme.advance)
+        let end = x + used + advance + Int64(grapheme.endDelta)
+        if !fits(end) {
+          if cut != nil {
+            if grapheme.trimDelta < 0 && fits(end + Int64(grapheme.trimDelta)) {
+              used += advance
+              cut = grapheme.end
+            } else {
+              next = g
+            }
+            break
+          }
+          if grapheme.softHyphenStart > from {
+            used += Int64(grapheme.baseAdvance)
+            cut = grapheme.softHyphenStart
+            next = g
+            break
+          }
+        }
+        used += advance
         cut = grapheme.end
       }
       guard let cut, cut < pieceEnd else { return nil }
-      return (cur.wordStart + Int(cut), used)
+      // The next line starts with cluster `next`, or inside it at its soft hyphen.
+      let resumesAlone = next == all.upperBound || graphemes[next].softHyphenStart == cut
+      return (cur.wordStart + Int(cut), used, resumesAlone ? 0 : Int64(graphemes[next].startDelta))
     }
   }
 }

@@ -147,8 +147,12 @@ struct WordShaper {
   /// equally among them. `end` is the UTF-8 offset after the cluster;
   /// `endDelta` is added when a line is cut right after it where the word
   /// is unsafe to break (inside a ligature, or across kerning): the end is
-  /// shaped again from the last safe place. Used to cut a word longer than
-  /// a line (`overflow-wrap: anywhere`).
+  /// shaped again from the last safe place; `startDelta` when a line starts
+  /// with it after such a cut: the start is shaped again up to the next safe
+  /// place (the browser shapes a wrapped line's start alone); `trimDelta`
+  /// (≤ 0) when it is a closing bracket that may take half its width at the
+  /// end of a line. Used to cut a word longer than a line (`overflow-wrap:
+  /// anywhere`).
   mutating func graphemes(of word: UnsafeBufferPointer<UInt8>, runs: UnsafeBufferPointer<UInt8>) -> [Grapheme] {
     load(word, runs: runs)
     guard n > 0 else { return [] }
@@ -167,25 +171,40 @@ struct WordShaper {
       for (k, g) in inside.enumerated() {
         let last = k + 1 == inside.count
         let gEnd = last ? end : inside[k + 1]
-        out.append(
-          Grapheme(end: u8at[gEnd], advance: last ? adv[c] - share * Int32(inside.count - 1) : share, endDelta: 0))
+        out.append(Grapheme(end: u8at[gEnd], advance: last ? adv[c] - share * Int32(inside.count - 1) : share))
         starts.append(g)
       }
       c = end
     }
+    starts.append(n)
+    func safe(_ i: Int) -> Bool { i == 0 || i == n || (clusters[i] && !unsafe[i]) }
     // Cutting inside a glyph cluster or before an unsafe break: shape the end again.
     var safeStart = 0
     var sum: Int64 = 0
-    for (k, g) in out.enumerated() {
-      let end = k + 1 < starts.count ? starts[k + 1] : n
-      sum += Int64(g.advance)
+    for k in out.indices {
+      let end = starts[k + 1]
+      sum += Int64(out[k].advance)
+      if PunctuationClass.mayCloseLine(u16[end - 1]) {
+        let trimmed = reshapedWidth(safeStart, end, lineStart: false, trimEnd: true)
+        let whole = reshapedWidth(safeStart, end, lineStart: false, trimEnd: false)
+        if trimmed < whole { out[k].trimDelta = Int32(clamping: trimmed - whole) }
+      }
       guard end < n else { break }
-      if clusters[end] && !unsafe[end] {
+      if safe(end) {
         safeStart = end
         sum = 0
         continue
       }
       out[k].endDelta = Int32(clamping: reshapedWidth(safeStart, end, lineStart: false, trimEnd: false) - sum)
+    }
+    // A line that starts after a cut where the word is unsafe to break: shape its start alone.
+    for k in out.indices.dropFirst() where !safe(starts[k]) {
+      var next = k + 1
+      while !safe(starts[next]) { next += 1 }
+      var shared: Int64 = 0
+      for j in k..<next { shared += Int64(out[j].advance) }
+      out[k].startDelta = Int32(
+        clamping: reshapedWidth(starts[k], starts[next], lineStart: true, trimEnd: false) - shared)
     }
     return out
   }
@@ -194,7 +213,14 @@ struct WordShaper {
   struct Grapheme {
     var end: UInt32
     var advance: Int32
-    var endDelta: Int32
+    var endDelta: Int32 = 0
+    var startDelta: Int32 = 0
+    var trimDelta: Int32 = 0
+    /// When a soft hyphen was joined to this cluster (the line cutting never
+    /// cuts before one, unless a line holds nothing else): where the soft
+    /// hyphen starts, and the cluster's own advance. 0 when there is none.
+    var softHyphenStart: UInt32 = 0
+    var baseAdvance: Int32 = 0
   }
 
   private mutating func piece(_ s: Int, _ e: Int) -> Piece {
