@@ -548,8 +548,33 @@ struct TextCache {
     /// Moves `cur` to the next piece of its paragraph, adding the spaces
     /// after a word to `x`.
     private func step(_ cur: inout Cursor, _ token: Token, _ word: Word, _ lastOfWord: Bool, _ x: inout Int64) {
-      if lastOfWord { x += spaces(token, at: cur.wordStart + Int(word.length), x: x) }
+      if lastOfWord {
+        let at = cur.wordStart + Int(word.length)
+        if word.length == 0 && (at == 0 || text[at - 1] == 0x0A) {
+          x = leadingSpaces(token, at: at, x: x)
+        } else {
+          x += spaces(token, at: at, x: x)
+        }
+      }
       cur = next(cur, token, word, lastOfWord)
+    }
+
+    /// `x` after the spaces that start a paragraph. The browser lays the
+    /// run of U+0020 there out as an item of its own (a break opportunity
+    /// follows it), whose width is rounded up to a layout unit apart from
+    /// the text after it: `   (as in Rossi et` (698.88 + 5,702.12 units) does
+    /// not fit in 6,400 units plus one, though the two add up to 6,401.
+    private func leadingSpaces(_ token: Token, at offset: Int, x: Int64) -> Int64 {
+      var run = 0
+      while run < Int(token.spaces) && text[offset + run] == 0x20 { run += 1 }
+      let item = x + Int64(run) * space
+      let rounded = (item + 1023) & ~1023
+      guard run < Int(token.spaces) else { return rounded }
+      var d: Int64 = 0
+      for j in run..<Int(token.spaces) {
+        d += text[offset + j] == 0x09 ? Self.tabAdvance(at: rounded + d, stop: tabStop, space: space) : space
+      }
+      return rounded + d
     }
 
     /// The place after the piece at `cur` (past spaces and a line feed).
