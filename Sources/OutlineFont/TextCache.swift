@@ -25,6 +25,12 @@ struct TextCache {
   private var key: [UInt8] = []
   private var scripts: [Int32] = []
   private var scriptStarts: [Int] = []
+  /// Per scalar of the text being segmented: the fallback hint its script run
+  /// had before it (0: none yet), and the scalar itself when no requested
+  /// family has it and it has a script of its own (else 0).
+  private var hintBefore: [UInt32] = []
+  private var holes: [UInt32] = []
+  private unowned let fonts: FontFallbackSource
   // Texts: bytes → index; each text's tokens (word, spaces after it) in one arena.
   private var textTable = ByteKeyTable()
   private var texts: [(start: UInt32, count: UInt32)] = []
@@ -69,6 +75,7 @@ struct TextCache {
   ///   - hyphen: the UTF-8 of the hyphen shown where a line breaks at a soft hyphen.
   init(fonts: FontFallbackSource, spaceAdvance: Int64, hyphen: [UInt8]) {
     self.shaper = WordShaper(fonts: fonts)
+    self.fonts = fonts
     self.spaceAdvance = spaceAdvance
     self.hyphen = hyphen
   }
@@ -182,7 +189,10 @@ struct TextCache {
       if (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A { letters = true }
     }
     let fixedScript = letters ? ScriptRuns.latin : ScriptRuns.common
-    if !ascii { ScriptRuns.resolve(text, scripts: &scripts, starts: &scriptStarts) }
+    if !ascii {
+      ScriptRuns.resolve(text, scripts: &scripts, starts: &scriptStarts)
+      findFallbackHints(text)
+    }
     var scalar = 0
     var i = 0
     while i < n {
@@ -207,6 +217,9 @@ struct TextCache {
             if scripts[scalar] != last {
               ScriptRuns.appendRun(unit, scripts[scalar], to: &key)
               last = scripts[scalar]
+              if hintBefore[scalar] != 0, let hint = fallbackHint(at: scalar, before: j) {
+                ScriptRuns.appendFallbackHint(hint, to: &key)
+              }
             }
             let next = scalar + 1 < scriptStarts.count ? scriptStarts[scalar + 1] : n
             unit += next - scriptStarts[scalar] == 4 ? 2 : 1
@@ -240,6 +253,62 @@ struct TextCache {
     texts.append((UInt32(start), UInt32(tokens.count - start)))
     textTable.insert(text, hash: hash, value: t)
     return start..<tokens.count
+  }
+
+  /// Finds, for every scalar of `text` (resolved into ``scripts``), the
+  /// character its script run asks the system's fallback for first: the
+  /// first one before it in the run that has a script of its own and that
+  /// no requested family has. The browser shapes a run (within a paragraph,
+  /// between tabs) as a whole and takes its first fallback font for that
+  /// character, so `வாக்கியம்` after `மொழியில்` takes Noto Sans Tamil, the
+  /// font `ம` falls back to, though `வ` alone falls back to another.
+  /// - Complexity: O(scalars), one glyph lookup per family for each
+  ///   non-ASCII scalar with a script of its own.
+  private mutating func findFallbackHints(_ text: UnsafeBufferPointer<UInt8>) {
+    hintBefore.removeAll(keepingCapacity: true)
+    holes.removeAll(keepingCapacity: true)
+    var hint: UInt32 = 0
+    for i in scriptStarts.indices {
+      if i > 0 {
+        let previous = text[scriptStarts[i - 1]]
+        if scripts[i] != scripts[i - 1] || previous == 0x0A || previous == 0x09 { hint = 0 }
+      }
+      hintBefore.append(hint)
+      let c = Self.scalar(text, at: scriptStarts[i])
+      let hole = c >= 0x80 && ScriptRuns.hasDefiniteScript(c) && !fonts.familiesCover(c)
+      holes.append(hole ? c : 0)
+      if hole && hint == 0 { hint = c }
+    }
+  }
+
+  /// The fallback hint a word's run starting at scalar `first` (and ending
+  /// before byte `end`) must carry: its script run's hint from before it,
+  /// when the word's own first missing character would fall back to another
+  /// font; else `nil`.
+  private func fallbackHint(at first: Int, before end: Int) -> UInt32? {
+    var k = first
+    while k < scriptStarts.count && scriptStarts[k] < end && scripts[k] == scripts[first] {
+      if holes[k] != 0 {
+        let hint = hintBefore[first]
+        let own = fonts.systemFallback(for: holes[k], emoji: false)
+        return fonts.systemFallback(for: hint, emoji: false) === own ? nil : hint
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  /// The scalar whose UTF-8 starts at byte `i` of `text` (U+FFFD where it is malformed).
+  private static func scalar(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+    let b = UInt32(text[i])
+    func next(_ k: Int) -> UInt32 { i + k < text.count ? UInt32(text[i + k]) & 0x3F : 0 }
+    switch b {
+    case ..<0x80: return b
+    case 0xC0..<0xE0: return (b & 0x1F) << 6 | next(1)
+    case 0xE0..<0xF0: return (b & 0x0F) << 12 | next(1) << 6 | next(2)
+    case 0xF0..<0xF8: return (b & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3)
+    default: return 0xFFFD
+    }
   }
 
   /// Measures the grapheme clusters of word `w` (its bytes `bytes`), for

@@ -35,6 +35,13 @@ protocol FontFallbackSource: AnyObject {
   func systemFallback(for scalar: UInt32, emoji: Bool) -> ShapingFont?
 }
 
+extension FontFallbackSource {
+  /// Whether one of the requested families has a glyph for `scalar`.
+  func familiesCover(_ scalar: UInt32) -> Bool {
+    familyFonts.contains { $0.glyph(for: scalar) != nil }
+  }
+}
+
 /// Shapes words with HarfBuzz and a font fallback list, as a browser's text
 /// shaper does, and cuts them into ``Piece``s at their break opportunities.
 ///
@@ -93,6 +100,9 @@ struct WordShaper {
   private var clusterAdvance: [Int64] = []
   private var clusterFlags: [UInt8] = []
   private var unitScript: [Int32] = []
+  /// Fallback hints of the loaded word's runs: the unit where the run starts, the character.
+  private var runHints: [(start: Int, scalar: UInt32)] = []
+  private var runStarts: [Int] = []
   private var ascii = true
   private var n = 0
 
@@ -324,7 +334,14 @@ struct WordShaper {
     // Each unit's script: that of the last run starting at or before it.
     var from = 0
     var script = ScriptRuns.common
+    runHints.removeAll(keepingCapacity: true)
+    runStarts.removeAll(keepingCapacity: true)
     ScriptRuns.forEachRun(runs) { offset, next in
+      if next == ScriptRuns.fallbackHint {
+        runHints.append((runStarts.last ?? 0, UInt32(truncatingIfNeeded: offset)))
+        return
+      }
+      runStarts.append(offset)
       let to = min(offset, size)
       if from < to { for i in from..<to { unitScript[i] = script } }
       from = max(from, to)
@@ -477,13 +494,13 @@ struct WordShaper {
     var order: [ShapingFont] = emoji ? families.filter(\.isColor) + families.filter { !$0.isColor } : families
     var pending = [(rs, re)]
     var tried = 0
+    // The paragraph's script run asks for its fallback first (``ScriptRuns/appendFallbackHint(_:to:)``).
+    var runHintTried = emoji
     while !pending.isEmpty {
       let font: ShapingFont
       if tried < order.count {
         font = order[tried]
-      } else if tried < order.count + 8, let f = fonts.systemFallback(for: scalar(at: pending[0].0), emoji: emoji),
-        !order.contains(where: { $0 === f })
-      {
+      } else if let f = nextFallback(rs, pending, emoji, &runHintTried, tried < order.count + 8, order) {
         order.append(f)
         font = f
       } else {
@@ -503,6 +520,47 @@ struct WordShaper {
       }
       pending = missing
     }
+  }
+
+  /// The next system fallback face for the clusters `pending` of the run
+  /// starting at unit `rs`, not yet in `order`: first that of the run's
+  /// hint (once), then that of ``hint(_:)`` while `more`; `nil` when none is left.
+  private func nextFallback(
+    _ rs: Int, _ pending: [(Int, Int)], _ emoji: Bool, _ runHintTried: inout Bool, _ more: Bool,
+    _ order: [ShapingFont]
+  ) -> ShapingFont? {
+    if !runHintTried {
+      runHintTried = true
+      if let c = runHint(rs), let f = fonts.systemFallback(for: c, emoji: false), !order.contains(where: { $0 === f }) {
+        return f
+      }
+    }
+    guard more, let f = fonts.systemFallback(for: hint(pending), emoji: emoji), !order.contains(where: { $0 === f })
+    else { return nil }
+    return f
+  }
+
+  /// The fallback hint of the paragraph's script run that unit `u` is in, if the word carries one.
+  private func runHint(_ u: Int) -> UInt32? {
+    guard !runHints.isEmpty else { return nil }
+    var start = 0
+    for s in runStarts where s <= u { start = s }
+    return runHints.last { $0.start == start }?.scalar
+  }
+
+  /// The character the system's fallback is asked for, for the clusters
+  /// `pending` no font has had yet: the first with a script of its own (not
+  /// Common or Inherited), else the first, as the browser chooses its hint.
+  private func hint(_ pending: [(Int, Int)]) -> UInt32 {
+    for (a, b) in pending {
+      var i = a
+      while i < b {
+        let c = scalar(at: i)
+        if ScriptRuns.hasDefiniteScript(c) { return c }
+        i += c > 0xFFFF ? 2 : 1
+      }
+    }
+    return scalar(at: pending[0].0)
   }
 
   private mutating func hbScript(for icuScript: Int32) -> hb_script_t {
