@@ -172,16 +172,27 @@ struct WordShaper {
     var starts: [Int] = []
     var c = 0
     while c < n {
-      // One cluster of glyphs and the grapheme clusters that start in it.
+      // One cluster of glyphs and the grapheme clusters that start in it; when it
+      // starts inside a grapheme cluster (a conjunct shaped as several), that one
+      // takes a share too.
       var end = c + 1
       while end < n && !clusters[end] { end += 1 }
       var inside: [Int] = []
-      for i in c..<end where graphemeStart[i] || i == c { inside.append(i) }
-      let share = adv[c] / Int32(inside.count)
+      for i in c..<end where graphemeStart[i] || (i == c && out.isEmpty) { inside.append(i) }
+      let continues = !inside.contains(c)
+      let share = adv[c] / Int32(inside.count + (continues ? 1 : 0))
+      var given: Int32 = 0
+      if continues {
+        let a = inside.isEmpty ? adv[c] : share
+        out[out.count - 1].advance += a
+        out[out.count - 1].end = u8at[inside.first ?? end]
+        given = a
+      }
       for (k, g) in inside.enumerated() {
         let last = k + 1 == inside.count
-        let gEnd = last ? end : inside[k + 1]
-        out.append(Grapheme(end: u8at[gEnd], advance: last ? adv[c] - share * Int32(inside.count - 1) : share))
+        let a = last ? adv[c] - given : share
+        given += a
+        out.append(Grapheme(end: u8at[last ? end : inside[k + 1]], advance: a))
         starts.append(g)
       }
       c = end
@@ -364,6 +375,35 @@ struct WordShaper {
       }
     } else {
       for i in 0...n { graphemeStart[i] = !UTF16.isTrailSurrogate(i < n ? u16[i] : 0) }
+    }
+    joinConjuncts()
+  }
+
+  /// Applies Unicode 15.1's rule GB9c, which the system's ICU (Unicode 15.0)
+  /// lacks and the browser's has: no grapheme cluster boundary inside a
+  /// conjunct, a consonant then a virama (Indic_Conjunct_Break Linker, with
+  /// marks around it) then a consonant, as `न्द` in `हिन्दी`.
+  private mutating func joinConjuncts() {
+    var consonant = false
+    var linked = false
+    for i in 0..<n {
+      let c = u16[i]
+      guard c >= 0x0900 else {
+        consonant = false
+        continue
+      }
+      switch IndicConjunctBreak(c) {
+      case .consonant:
+        if consonant && linked { graphemeStart[i] = false }
+        consonant = true
+        linked = false
+      case .linker:
+        linked = linked || consonant
+      case .extend:
+        break
+      case .none:
+        consonant = false
+      }
     }
   }
 
@@ -701,6 +741,34 @@ struct WordShaper {
       halt(b - 1)
     } else if b < n, PunctuationShapes.collapsesLast(shapes.spacingClass(u16[b]), after: last) {
       halt(b - 1)
+    }
+  }
+}
+
+/// Unicode 15.1's Indic_Conjunct_Break property (DerivedCoreProperties.txt),
+/// for the scripts whose conjuncts it joins into one grapheme cluster
+/// (Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam).
+enum IndicConjunctBreak {
+  case none, consonant, linker, extend
+
+  /// The value of the UTF-16 unit `c` (these scripts are all in the BMP).
+  init(_ c: UInt16) {
+    switch c {
+    case 0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D: self = .linker
+    case 0x0915...0x0939, 0x0958...0x095F, 0x0978...0x097F,
+      0x0995...0x09A8, 0x09AA...0x09B0, 0x09B2, 0x09B6...0x09B9, 0x09DC...0x09DD, 0x09DF, 0x09F0...0x09F1,
+      0x0A95...0x0AA8, 0x0AAA...0x0AB0, 0x0AB2...0x0AB3, 0x0AB5...0x0AB9, 0x0AF9,
+      0x0B15...0x0B28, 0x0B2A...0x0B30, 0x0B32...0x0B33, 0x0B35...0x0B39, 0x0B5C...0x0B5D, 0x0B5F, 0x0B71,
+      0x0C15...0x0C28, 0x0C2A...0x0C39, 0x0C58...0x0C5A,
+      0x0D15...0x0D3A:
+      self = .consonant
+    case 0x200D: self = .extend
+    default:
+      // Extend: the grapheme extenders (nonspacing and enclosing marks).
+      switch Unicode.Scalar(c)?.properties.generalCategory {
+      case .nonspacingMark, .enclosingMark: self = .extend
+      default: self = .none
+      }
     }
   }
 }
