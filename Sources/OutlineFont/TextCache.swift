@@ -15,6 +15,7 @@ struct TextCache {
   private let hyphen: [UInt8]
   private var hyphenWidth: Int32? = nil
   private var shaper: WordShaper
+  private let scanner = BreakScanner()
 
   // Words: key (bytes, 0xFF, script runs) → index; each word's pieces in one arena.
   private var wordTable = ByteKeyTable()
@@ -48,6 +49,10 @@ struct TextCache {
     var keyLength: UInt32
     var firstGrapheme: UInt32 = UInt32.max
     var graphemeCount: UInt32 = 0
+    /// Whether a line that starts inside it finds its break opportunities
+    /// afresh (``BreakScanner``): the browser's line break iterator starts at
+    /// the line's start, and for this word what comes before may matter.
+    var freshBreaks = false
   }
 
   /// A word and the breakable white space after it, in 8 bytes: the word's
@@ -125,6 +130,7 @@ struct TextCache {
 
   /// Empties the word and text caches.
   mutating func removeAll() {
+    scanner.removeAll()
     wordTable.removeAll()
     words = []
     pieces = []
@@ -154,7 +160,7 @@ struct TextCache {
       words.append(
         Word(
           firstPiece: first, pieceCount: UInt32(pieces.count) - first, length: UInt32(length), keyStart: keyStart,
-          keyLength: UInt32(k.count)))
+          keyLength: UInt32(k.count), freshBreaks: BreakScanner.dependsOnContext(bytes)))
       return w
     }
   }
@@ -389,7 +395,7 @@ struct TextCache {
             graphemes.withUnsafeBufferPointer { graphemes in
               var filler = LineFiller(
                 text: text, tokens: tokens, words: words, pieces: pieces, graphemes: graphemes, available: available,
-                space: spaceAdvance, tabStop: tabStop, collects: line != nil)
+                space: spaceAdvance, tabStop: tabStop, collects: line != nil, scanner: scanner)
               let result = filler.fill(range)
               lines = filler.lines
               return result
@@ -496,6 +502,8 @@ struct TextCache {
     let tabStop: Int64
     /// Whether to keep each line's byte range in ``lines``.
     let collects: Bool
+    /// Break opportunities of a line that starts inside a word.
+    let scanner: BreakScanner
     var lines: [Range<Int>] = []
 
     /// How a fill ended: with the number of lines, or needing the grapheme
@@ -555,6 +563,37 @@ struct TextCache {
         var fitEnd = lineStart
         var fitNext = c
         var fitEndsParagraph = false
+        if c.offset > c.wordStart, words[Int(tokens[c.t].word)].freshBreaks {
+          // Inside a word whose break opportunities depend on what comes before: find them
+          // from the line's start, as the browser's line break iterator does.
+          let token = tokens[c.t]
+          let word = words[Int(token.word)]
+          guard word.firstGrapheme != UInt32.max else {
+            return .needsGraphemes(word: Int(token.word), wordStart: c.wordStart)
+          }
+          switch freshLine(c) {
+          case .ends(let end, let next):
+            line(lineStart..<end)
+            c = next
+            paragraphStart = false
+            continue lines
+          case .rest(let width):
+            // The rest of the word fits: the line goes on after it.
+            cur.k = Int(word.pieceCount) - 1
+            fitEnd = c.wordStart + Int(word.length)
+            fitNext = next(cur, token, word, true)
+            fitEndsParagraph = token.lineFeed || c.t + 1 == range.upperBound
+            if fitEndsParagraph {
+              line(lineStart..<trimmedEnd(fitEnd, paragraphEnds: true))
+              paragraphStart = true
+              c = fitNext
+              continue lines
+            }
+            x = width
+            step(&cur, token, word, true, &x)
+            first = false
+          }
+        }
         while true {
           let token = tokens[cur.t]
           let word = words[Int(token.word)]
@@ -671,6 +710,72 @@ struct TextCache {
       paragraphEnds && end > 0 && text[end - 1] == 0x0D ? end - 1 : end
     }
 
+    /// How a line that starts inside a word with fresh break opportunities ends.
+    enum FreshLine {
+      /// Inside the word, before byte `end`, the next line starting at `next`.
+      case ends(Int, Cursor)
+      /// The rest of the word fits, taking `x`.
+      case rest(Int64)
+    }
+
+    /// Fills a line that starts at `c`, inside a word whose break
+    /// opportunities are found from the line's start (``BreakScanner``),
+    /// measuring the word's grapheme clusters: up to the last opportunity
+    /// that fits (a closing bracket there may take half its width), or the
+    /// whole rest of the word, or else cut between clusters.
+    private func freshLine(_ c: Cursor) -> FreshLine {
+      let word = words[Int(tokens[c.t].word)]
+      let from = UInt32(c.offset - c.wordStart)
+      let breaks = scanner.breaks(
+        of: UnsafeBufferPointer(rebasing: text[c.wordStart..<(c.wordStart + Int(word.length))]),
+        word: Int(tokens[c.t].word), from: Int(from))
+      let all = Int(word.firstGrapheme)..<Int(word.firstGrapheme + word.graphemeCount)
+      var x: Int64 = 0
+      var started = false
+      var b = 0
+      var fit: (end: UInt32, next: Int)? = nil
+      for g in all {
+        let grapheme = graphemes[g]
+        if grapheme.end <= from { continue }
+        let resumed = grapheme.softHyphenStart != 0 && grapheme.softHyphenStart == from
+        if !started {
+          started = true
+          if !resumed { x = Int64(grapheme.startDelta) }
+        }
+        x += Int64(resumed ? grapheme.advance - grapheme.baseAdvance : grapheme.advance)
+        if grapheme.end >= word.length {
+          if fits(x) { return .rest(x) }
+          break
+        }
+        while b < breaks.count && breaks[b] < grapheme.end { b += 1 }
+        guard b < breaks.count && breaks[b] == grapheme.end else { continue }
+        let end = x + Int64(grapheme.endDelta)
+        if fits(end) {
+          fit = (grapheme.end, g + 1)
+          continue
+        }
+        if grapheme.trimDelta < 0 && fits(end + Int64(grapheme.trimDelta)) { fit = (grapheme.end, g + 1) }
+        break
+      }
+      if let fit {
+        let next = Cursor(
+          t: c.t, k: 0, wordStart: c.wordStart, offset: c.wordStart + Int(fit.end))
+        return .ends(c.wordStart + Int(fit.end), next)
+      }
+      // No opportunity fits: cut between grapheme clusters (at least one).
+      let first = graphemes[all].firstIndex { $0.end > from } ?? all.lowerBound
+      let startX = graphemes[first].softHyphenStart == from && from != 0 ? 0 : Int64(graphemes[first].startDelta)
+      guard let cut = cut(word, at: c.offset, wordStart: c.wordStart, before: word.length, x: startX) else {
+        // Cut cluster by cluster, the rest of the word fits after all.
+        var rest = startX
+        for g in graphemes[all] where g.end > from {
+          rest += Int64(g.softHyphenStart == from ? g.advance - g.baseAdvance : g.advance)
+        }
+        return .rest(rest)
+      }
+      return .ends(cut.offset, Cursor(t: c.t, k: 0, wordStart: c.wordStart, offset: cut.offset))
+    }
+
     /// Where to cut the piece at `cur` so the most grapheme clusters fit
     /// after `x` (at least one): the byte offset, the advance used, and what
     /// the next line's start adds (``Cursor/startDelta``); `nil` when the
@@ -682,11 +787,17 @@ struct TextCache {
     /// alone on the line and does not fit with it: then the soft hyphen
     /// starts the next line, as in the browser.
     private func cutPoint(_ cur: Cursor, x: Int64) -> (offset: Int, used: Int64, startDelta: Int64)? {
-      let token = tokens[cur.t]
-      let word = words[Int(token.word)]
-      let p = pieces[Int(word.firstPiece) + cur.k]
+      let word = words[Int(tokens[cur.t].word)]
+      return cut(word, at: cur.offset, wordStart: cur.wordStart, before: pieces[Int(word.firstPiece) + cur.k].contentEnd, x: x)
+    }
+
+    /// ``cutPoint(_:x:)`` for the text of `word` from byte `offset` to byte
+    /// `pieceEnd` of the word (relative to the word's start, `wordStart`).
+    private func cut(_ word: Word, at offset: Int, wordStart: Int, before pieceEnd: UInt32, x: Int64) -> (
+      offset: Int, used: Int64, startDelta: Int64
+    )? {
+      let cur = (wordStart: wordStart, offset: offset)
       let all = Int(word.firstGrapheme)..<Int(word.firstGrapheme + word.graphemeCount)
-      let pieceEnd = UInt32(p.contentEnd)
       let from = UInt32(cur.offset - cur.wordStart)
       var used: Int64 = 0
       var cut: UInt32? = nil
