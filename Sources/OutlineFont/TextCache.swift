@@ -788,7 +788,8 @@ struct TextCache {
     /// starts the next line, as in the browser.
     private func cutPoint(_ cur: Cursor, x: Int64) -> (offset: Int, used: Int64, startDelta: Int64)? {
       let word = words[Int(tokens[cur.t].word)]
-      return cut(word, at: cur.offset, wordStart: cur.wordStart, before: pieces[Int(word.firstPiece) + cur.k].contentEnd, x: x)
+      return cut(
+        word, at: cur.offset, wordStart: cur.wordStart, before: pieces[Int(word.firstPiece) + cur.k].contentEnd, x: x)
     }
 
     /// ``cutPoint(_:x:)`` for the text of `word` from byte `offset` to byte
