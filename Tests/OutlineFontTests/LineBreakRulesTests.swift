@@ -51,36 +51,3 @@ import Testing
 
 /// One ICU line iterator for the tests, as a shaper keeps one.
 nonisolated(unsafe) let outlineLineIterator = outline_icu_line_iterator(LineBreakRules.locale)
-
-/// Break opportunities found from a line's start inside a word (``BreakScanner``).
-@Suite struct BreakScannerTests {
-  func breaks(_ word: String, from: Int) -> [UInt32] {
-    var copy = word
-    return copy.withUTF8 { BreakScanner().breaks(of: $0, word: 0, from: from) }
-  }
-
-  @Test func aHyphenThatStartsTheLineHasNoBreakBeforeADigit() {
-    #expect(breaks("AVX-512,", from: 0) == [4])
-    #expect(breaks("AVX-512,", from: 3) == [])
-    #expect(breaks("2024-03-15", from: 4) == [8])
-  }
-
-  @Test func thaiWordsAreFoundAgainFromTheLinesStart() {
-    // "กรุงเทพมหานคร…" from its seventh letter, พ: พ is a word of its own there.
-    let text = "กรุงเทพมหานครเป็นเมืองหลวง"
-    let from = Array(text.unicodeScalars.prefix(6)).reduce(0) { $0 + String($1).utf8.count }
-    #expect(breaks(text, from: from).first == UInt32(from + "พ".utf8.count))
-  }
-
-  @Test func onlyWordsWhoseBreaksDependOnWhatComesBeforeAreScannedAgain() {
-    func depends(_ s: String) -> Bool {
-      var copy = s
-      return copy.withUTF8 { BreakScanner.dependsOnContext($0) }
-    }
-    #expect(depends("AVX-512"))
-    #expect(!depends("-512"))
-    #expect(!depends("state-of-the-art"))
-    #expect(depends("ภาษาไทย"))
-    #expect(!depends("中文、中文。"))
-  }
-}
