@@ -26,16 +26,27 @@ final class BreakScanner {
     if let lineIterator { outline_icu_close(lineIterator) }
   }
 
-  /// Whether a line that starts inside the UTF-8 word `word` may break it
-  /// elsewhere than the whole word does: it has a `-` before an ASCII digit
-  /// after its first byte, or a character of Line_Break class SA.
+  /// What a word's break opportunities depend on before a line's start.
+  enum Context: UInt8 {
+    /// Nothing: the opportunities found for the whole word hold.
+    case none
+    /// A `-` before a digit, when the line starts at it.
+    case hyphen
+    /// Everything: the word holds text broken by dictionary.
+    case dictionary
+  }
+
+  /// What a line that starts inside the UTF-8 word `word` depends on: the
+  /// word has a character of Line_Break class SA, or a `-` before an ASCII
+  /// digit after its first byte.
   /// - Complexity: O(length of `word`).
-  static func dependsOnContext(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func context(of word: UnsafeBufferPointer<UInt8>) -> Context {
+    var context = Context.none
     var i = 0
     while i < word.count {
       let b = word[i]
       if b < 0x80 {
-        if b == 0x2D && i > 0 && i + 1 < word.count && (0x30...0x39).contains(word[i + 1]) { return true }
+        if b == 0x2D && i > 0 && i + 1 < word.count && (0x30...0x39).contains(word[i + 1]) { context = .hyphen }
         i += 1
         continue
       }
@@ -47,13 +58,24 @@ final class BreakScanner {
         if case .scalarValue(let s) = decoder.decode(&it),
           outline_icu_line_break(Int32(bitPattern: s.value)) == Int32(OUTLINE_ICU_LB_COMPLEX_CONTEXT)
         {
-          return true
+          return .dictionary
         }
       }
       i += 1
       while i < word.count && word[i] & 0xC0 == 0x80 { i += 1 }
     }
-    return false
+    return context
+  }
+
+  /// Whether a line that starts at byte `offset` of `text`, inside a word of
+  /// context `context`, finds the word's opportunities afresh.
+  @inline(__always)
+  func startsAfresh(_ context: Context, _ text: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+    switch context {
+    case .none: false
+    case .dictionary: true
+    case .hyphen: text[offset] == 0x2D && offset + 1 < text.count && (0x30...0x39).contains(text[offset + 1])
+    }
   }
 
   /// The break opportunities of `word` (the word numbered `index` in the

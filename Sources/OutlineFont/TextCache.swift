@@ -49,10 +49,10 @@ struct TextCache {
     var keyLength: UInt32
     var firstGrapheme: UInt32 = UInt32.max
     var graphemeCount: UInt32 = 0
-    /// Whether a line that starts inside it finds its break opportunities
+    /// When a line that starts inside it finds its break opportunities
     /// afresh (``BreakScanner``): the browser's line break iterator starts at
     /// the line's start, and for this word what comes before may matter.
-    var freshBreaks = false
+    var freshBreaks = BreakScanner.Context.none
   }
 
   /// A word and the breakable white space after it, in 8 bytes: the word's
@@ -160,7 +160,7 @@ struct TextCache {
       words.append(
         Word(
           firstPiece: first, pieceCount: UInt32(pieces.count) - first, length: UInt32(length), keyStart: keyStart,
-          keyLength: UInt32(k.count), freshBreaks: BreakScanner.dependsOnContext(bytes)))
+          keyLength: UInt32(k.count), freshBreaks: BreakScanner.context(of: bytes)))
       return w
     }
   }
@@ -502,8 +502,8 @@ struct TextCache {
     let tabStop: Int64
     /// Whether to keep each line's byte range in ``lines``.
     let collects: Bool
-    /// Break opportunities of a line that starts inside a word.
-    let scanner: BreakScanner
+    /// Break opportunities of a line that starts inside a word (unretained: the cache owns it).
+    unowned(unsafe) let scanner: BreakScanner
     var lines: [Range<Int>] = []
 
     /// How a fill ended: with the number of lines, or needing the grapheme
@@ -563,7 +563,7 @@ struct TextCache {
         var fitEnd = lineStart
         var fitNext = c
         var fitEndsParagraph = false
-        if c.offset > c.wordStart, words[Int(tokens[c.t].word)].freshBreaks {
+        if c.offset > c.wordStart, scanner.startsAfresh(words[Int(tokens[c.t].word)].freshBreaks, text, at: c.offset) {
           // Inside a word whose break opportunities depend on what comes before: find them
           // from the line's start, as the browser's line break iterator does.
           let token = tokens[c.t]
@@ -757,11 +757,7 @@ struct TextCache {
         if grapheme.trimDelta < 0 && fits(end + Int64(grapheme.trimDelta)) { fit = (grapheme.end, g + 1) }
         break
       }
-      if let fit {
-        let next = Cursor(
-          t: c.t, k: 0, wordStart: c.wordStart, offset: c.wordStart + Int(fit.end))
-        return .ends(c.wordStart + Int(fit.end), next)
-      }
+      if let fit { return .ends(c.wordStart + Int(fit.end), cursor(c, at: fit.end)) }
       // No opportunity fits: cut between grapheme clusters (at least one).
       let first = graphemes[all].firstIndex { $0.end > from } ?? all.lowerBound
       let startX = graphemes[first].softHyphenStart == from && from != 0 ? 0 : Int64(graphemes[first].startDelta)
@@ -773,7 +769,38 @@ struct TextCache {
         }
         return .rest(rest)
       }
-      return .ends(cut.offset, Cursor(t: c.t, k: 0, wordStart: c.wordStart, offset: cut.offset))
+      return .ends(cut.offset, cursor(c, at: UInt32(cut.offset - c.wordStart)))
+    }
+
+    /// The place at byte `end` of the word of `c` (a grapheme cluster boundary,
+    /// or a soft hyphen left to the next line): its piece, the advance of the
+    /// piece before it, and what a line starting there adds.
+    private func cursor(_ c: Cursor, at end: UInt32) -> Cursor {
+      let word = words[Int(tokens[c.t].word)]
+      var k = 0
+      var pieceStart: UInt32 = 0
+      while k + 1 < Int(word.pieceCount) && pieces[Int(word.firstPiece) + k].end <= end {
+        pieceStart = pieces[Int(word.firstPiece) + k].end
+        k += 1
+      }
+      var next = Cursor(t: c.t, k: k, wordStart: c.wordStart, offset: c.wordStart + Int(end))
+      guard end > pieceStart else { return next }
+      for g in Int(word.firstGrapheme)..<Int(word.firstGrapheme + word.graphemeCount) {
+        let grapheme = graphemes[g]
+        if grapheme.end <= pieceStart { continue }
+        if grapheme.end > end {
+          if grapheme.softHyphenStart == end {
+            next.consumed += Int64(grapheme.baseAdvance)
+          } else {
+            next.startDelta = Int64(grapheme.startDelta)
+          }
+          break
+        }
+        next.consumed += Int64(grapheme.advance)
+      }
+      // A piece resumed after no advance at all still counts as resumed.
+      if next.consumed == 0 { next.consumed = 1 }
+      return next
     }
 
     /// Where to cut the piece at `cur` so the most grapheme clusters fit

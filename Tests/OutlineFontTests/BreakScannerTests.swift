@@ -23,14 +23,19 @@ import Testing
   }
 
   @Test func onlyWordsWhoseBreaksDependOnWhatComesBeforeAreScannedAgain() {
-    func depends(_ s: String) -> Bool {
+    func context(_ s: String) -> BreakScanner.Context {
       var copy = s
-      return copy.withUTF8 { BreakScanner.dependsOnContext($0) }
+      return copy.withUTF8 { BreakScanner.context(of: $0) }
     }
-    #expect(depends("AVX-512"))
-    #expect(!depends("-512"))
-    #expect(!depends("state-of-the-art"))
-    #expect(depends("ภาษาไทย"))
-    #expect(!depends("中文、中文。"))
+    #expect(context("AVX-512") == .hyphen)
+    #expect(context("-512") == .none)
+    #expect(context("state-of-the-art") == .none)
+    #expect(context("ภาษาไทย") == .dictionary)
+    #expect(context("中文、中文。") == .none)
+    var text = "AVX-512"
+    text.withUTF8 {
+      #expect(BreakScanner().startsAfresh(.hyphen, $0, at: 3))
+      #expect(!BreakScanner().startsAfresh(.hyphen, $0, at: 4))
+    }
   }
 }
