@@ -120,7 +120,21 @@ enum ScriptRuns {
     encoded.append(UInt8(clamping: script))
   }
 
-  /// Calls `body` with each run `encoded` holds (``appendRun(_:_:to:)``), in order.
+  /// The script code of a record that is no run but the fallback hint of
+  /// the run before it (``appendFallbackHint(_:to:)``).
+  static let fallbackHint: Int32 = 0xFF
+
+  /// Appends to `encoded` that the run appended last takes its first system
+  /// fallback font for the character `scalar` (the first character of its
+  /// script run in the paragraph that no requested family has), as the
+  /// browser picks a fallback font once for a whole script run.
+  static func appendFallbackHint(_ scalar: UInt32, to encoded: inout [UInt8]) {
+    appendRun(Int(scalar), fallbackHint, to: &encoded)
+  }
+
+  /// Calls `body` with each run `encoded` holds (``appendRun(_:_:to:)``), in
+  /// order; a fallback hint comes as a run of script ``fallbackHint`` whose
+  /// offset is the character.
   static func forEachRun(_ encoded: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ script: Int32) -> Void) {
     var i = 0
     while i < encoded.count {
@@ -138,6 +152,16 @@ enum ScriptRuns {
       i += 1
     }
   }
+
+  /// Whether `c` has a script of its own: not Common, Inherited or Unknown.
+  static func hasDefiniteScript(_ c: UInt32) -> Bool {
+    if c < 0x80 { return (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) }
+    let s = outline_icu_script(Int32(bitPattern: c))
+    return s > inherited && s != unknown
+  }
+
+  /// ICU's code for Unknown (Zzzz).
+  static let unknown: Int32 = 103
 
   private static func isHan(_ s: Int32) -> Bool { s == han || s == hiragana || s == bopomofo }
 

@@ -15,6 +15,7 @@ struct TextCache {
   private let hyphen: [UInt8]
   private var hyphenWidth: Int32? = nil
   private var shaper: WordShaper
+  private let scanner = BreakScanner()
 
   // Words: key (bytes, 0xFF, script runs) → index; each word's pieces in one arena.
   private var wordTable = ByteKeyTable()
@@ -25,6 +26,12 @@ struct TextCache {
   private var key: [UInt8] = []
   private var scripts: [Int32] = []
   private var scriptStarts: [Int] = []
+  /// Per scalar of the text being segmented: the fallback hint its script run
+  /// had before it (0: none yet), and the scalar itself when no requested
+  /// family has it and it has a script of its own (else 0).
+  private var hintBefore: [UInt32] = []
+  private var holes: [UInt32] = []
+  private unowned let fonts: FontFallbackSource
   // Texts: bytes → index; each text's tokens (word, spaces after it) in one arena.
   private var textTable = ByteKeyTable()
   private var texts: [(start: UInt32, count: UInt32)] = []
@@ -42,6 +49,10 @@ struct TextCache {
     var keyLength: UInt32
     var firstGrapheme: UInt32 = UInt32.max
     var graphemeCount: UInt32 = 0
+    /// When a line that starts inside it finds its break opportunities
+    /// afresh (``BreakScanner``): the browser's line break iterator starts at
+    /// the line's start, and for this word what comes before may matter.
+    var freshBreaks = BreakScanner.Context.none
   }
 
   /// A word and the breakable white space after it, in 8 bytes: the word's
@@ -69,6 +80,7 @@ struct TextCache {
   ///   - hyphen: the UTF-8 of the hyphen shown where a line breaks at a soft hyphen.
   init(fonts: FontFallbackSource, spaceAdvance: Int64, hyphen: [UInt8]) {
     self.shaper = WordShaper(fonts: fonts)
+    self.fonts = fonts
     self.spaceAdvance = spaceAdvance
     self.hyphen = hyphen
   }
@@ -118,6 +130,7 @@ struct TextCache {
 
   /// Empties the word and text caches.
   mutating func removeAll() {
+    scanner.removeAll()
     wordTable.removeAll()
     words = []
     pieces = []
@@ -147,7 +160,7 @@ struct TextCache {
       words.append(
         Word(
           firstPiece: first, pieceCount: UInt32(pieces.count) - first, length: UInt32(length), keyStart: keyStart,
-          keyLength: UInt32(k.count)))
+          keyLength: UInt32(k.count), freshBreaks: BreakScanner.context(of: bytes)))
       return w
     }
   }
@@ -182,7 +195,10 @@ struct TextCache {
       if (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A { letters = true }
     }
     let fixedScript = letters ? ScriptRuns.latin : ScriptRuns.common
-    if !ascii { ScriptRuns.resolve(text, scripts: &scripts, starts: &scriptStarts) }
+    if !ascii {
+      ScriptRuns.resolve(text, scripts: &scripts, starts: &scriptStarts)
+      findFallbackHints(text)
+    }
     var scalar = 0
     var i = 0
     while i < n {
@@ -207,6 +223,9 @@ struct TextCache {
             if scripts[scalar] != last {
               ScriptRuns.appendRun(unit, scripts[scalar], to: &key)
               last = scripts[scalar]
+              if hintBefore[scalar] != 0, let hint = fallbackHint(at: scalar, before: j) {
+                ScriptRuns.appendFallbackHint(hint, to: &key)
+              }
             }
             let next = scalar + 1 < scriptStarts.count ? scriptStarts[scalar + 1] : n
             unit += next - scriptStarts[scalar] == 4 ? 2 : 1
@@ -242,6 +261,62 @@ struct TextCache {
     return start..<tokens.count
   }
 
+  /// Finds, for every scalar of `text` (resolved into ``scripts``), the
+  /// character its script run asks the system's fallback for first: the
+  /// first one before it in the run that has a script of its own and that
+  /// no requested family has. The browser shapes a run (within a paragraph,
+  /// between tabs) as a whole and takes its first fallback font for that
+  /// character, so `வாக்கியம்` after `மொழியில்` takes Noto Sans Tamil, the
+  /// font `ம` falls back to, though `வ` alone falls back to another.
+  /// - Complexity: O(scalars), one glyph lookup per family for each
+  ///   non-ASCII scalar with a script of its own.
+  private mutating func findFallbackHints(_ text: UnsafeBufferPointer<UInt8>) {
+    hintBefore.removeAll(keepingCapacity: true)
+    holes.removeAll(keepingCapacity: true)
+    var hint: UInt32 = 0
+    for i in scriptStarts.indices {
+      if i > 0 {
+        let previous = text[scriptStarts[i - 1]]
+        if scripts[i] != scripts[i - 1] || previous == 0x0A || previous == 0x09 { hint = 0 }
+      }
+      hintBefore.append(hint)
+      let c = Self.scalar(text, at: scriptStarts[i])
+      let hole = c >= 0x80 && ScriptRuns.hasDefiniteScript(c) && !fonts.familiesCover(c)
+      holes.append(hole ? c : 0)
+      if hole && hint == 0 { hint = c }
+    }
+  }
+
+  /// The fallback hint a word's run starting at scalar `first` (and ending
+  /// before byte `end`) must carry: its script run's hint from before it,
+  /// when the word's own first missing character would fall back to another
+  /// font; else `nil`.
+  private func fallbackHint(at first: Int, before end: Int) -> UInt32? {
+    var k = first
+    while k < scriptStarts.count && scriptStarts[k] < end && scripts[k] == scripts[first] {
+      if holes[k] != 0 {
+        let hint = hintBefore[first]
+        let own = fonts.systemFallback(for: holes[k], emoji: false)
+        return fonts.systemFallback(for: hint, emoji: false) === own ? nil : hint
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  /// The scalar whose UTF-8 starts at byte `i` of `text` (U+FFFD where it is malformed).
+  private static func scalar(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+    let b = UInt32(text[i])
+    func next(_ k: Int) -> UInt32 { i + k < text.count ? UInt32(text[i + k]) & 0x3F : 0 }
+    switch b {
+    case ..<0x80: return b
+    case 0xC0..<0xE0: return (b & 0x1F) << 6 | next(1)
+    case 0xE0..<0xF0: return (b & 0x0F) << 12 | next(1) << 6 | next(2)
+    case 0xF0..<0xF8: return (b & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3)
+    default: return 0xFFFD
+    }
+  }
+
   /// Measures the grapheme clusters of word `w` (its bytes `bytes`), for
   /// cutting it. A soft hyphen is not cut before: it goes with the cluster
   /// before it, which then ends a line with the hyphen's advance, as in the browser.
@@ -261,12 +336,17 @@ struct TextCache {
         }
         let hyphen = Int32(hyphenAdvance())
         if var last = g.popLast() {
+          last.softHyphenStart = last.end
+          last.baseAdvance = last.advance
           last.end = cluster.end
           last.advance += cluster.advance
           last.endDelta = cluster.endDelta + hyphen
+          last.trimDelta = 0
           g.append(last)
         } else {
-          g.append(WordShaper.Grapheme(end: cluster.end, advance: cluster.advance, endDelta: cluster.endDelta + hyphen))
+          var alone = cluster
+          alone.endDelta += hyphen
+          g.append(alone)
         }
       }
       words[w].firstGrapheme = UInt32(graphemes.count)
@@ -315,7 +395,7 @@ struct TextCache {
             graphemes.withUnsafeBufferPointer { graphemes in
               var filler = LineFiller(
                 text: text, tokens: tokens, words: words, pieces: pieces, graphemes: graphemes, available: available,
-                space: spaceAdvance, tabStop: tabStop, collects: line != nil)
+                space: spaceAdvance, tabStop: tabStop, collects: line != nil, scanner: scanner)
               let result = filler.fill(range)
               lines = filler.lines
               return result
@@ -422,6 +502,8 @@ struct TextCache {
     let tabStop: Int64
     /// Whether to keep each line's byte range in ``lines``.
     let collects: Bool
+    /// Break opportunities of a line that starts inside a word (unretained: the cache owns it).
+    unowned(unsafe) let scanner: BreakScanner
     var lines: [Range<Int>] = []
 
     /// How a fill ended: with the number of lines, or needing the grapheme
@@ -455,6 +537,9 @@ struct TextCache {
       var wordStart: Int
       var offset: Int
       var consumed: Int64 = 0
+      /// Added to a line that starts here after a cut where the word is
+      /// unsafe to break: its start shaped alone.
+      var startDelta: Int64 = 0
     }
 
     mutating func fill(_ range: Range<Int>) -> Result {
@@ -468,6 +553,8 @@ struct TextCache {
         var x: Int64 = 0
         if c.consumed == 0 && c.k > 0 && !paragraphStart {
           x = Int64(pieces[Int(words[Int(tokens[c.t].word)].firstPiece) + c.k].startDelta)
+        } else if c.consumed != 0 {
+          x = c.startDelta
         }
         var cur = c
         var first = true
@@ -476,6 +563,37 @@ struct TextCache {
         var fitEnd = lineStart
         var fitNext = c
         var fitEndsParagraph = false
+        if c.offset > c.wordStart, scanner.startsAfresh(words[Int(tokens[c.t].word)].freshBreaks, text, at: c.offset) {
+          // Inside a word whose break opportunities depend on what comes before: find them
+          // from the line's start, as the browser's line break iterator does.
+          let token = tokens[c.t]
+          let word = words[Int(token.word)]
+          guard word.firstGrapheme != UInt32.max else {
+            return .needsGraphemes(word: Int(token.word), wordStart: c.wordStart)
+          }
+          switch freshLine(c) {
+          case .ends(let end, let next):
+            line(lineStart..<end)
+            c = next
+            paragraphStart = false
+            continue lines
+          case .rest(let width):
+            // The rest of the word fits: the line goes on after it.
+            cur.k = Int(word.pieceCount) - 1
+            fitEnd = c.wordStart + Int(word.length)
+            fitNext = next(cur, token, word, true)
+            fitEndsParagraph = token.lineFeed || c.t + 1 == range.upperBound
+            if fitEndsParagraph {
+              line(lineStart..<trimmedEnd(fitEnd, paragraphEnds: true))
+              paragraphStart = true
+              c = fitNext
+              continue lines
+            }
+            x = width
+            step(&cur, token, word, true, &x)
+            first = false
+          }
+        }
         while true {
           let token = tokens[cur.t]
           let word = words[Int(token.word)]
@@ -502,6 +620,7 @@ struct TextCache {
                 c.wordStart = cur.wordStart
                 c.offset = cut.offset
                 c.consumed = cur.consumed + cut.used
+                c.startDelta = cut.startDelta
                 paragraphStart = false
                 continue lines
               }
@@ -537,8 +656,33 @@ struct TextCache {
     /// Moves `cur` to the next piece of its paragraph, adding the spaces
     /// after a word to `x`.
     private func step(_ cur: inout Cursor, _ token: Token, _ word: Word, _ lastOfWord: Bool, _ x: inout Int64) {
-      if lastOfWord { x += spaces(token, at: cur.wordStart + Int(word.length), x: x) }
+      if lastOfWord {
+        let at = cur.wordStart + Int(word.length)
+        if word.length == 0 && (at == 0 || text[at - 1] == 0x0A) {
+          x = leadingSpaces(token, at: at, x: x)
+        } else {
+          x += spaces(token, at: at, x: x)
+        }
+      }
       cur = next(cur, token, word, lastOfWord)
+    }
+
+    /// `x` after the spaces that start a paragraph. The browser lays the
+    /// run of U+0020 there out as an item of its own (a break opportunity
+    /// follows it), whose width is rounded up to a layout unit apart from
+    /// the text after it: `   (as in Rossi et` (698.88 + 5,702.12 units) does
+    /// not fit in 6,400 units plus one, though the two add up to 6,401.
+    private func leadingSpaces(_ token: Token, at offset: Int, x: Int64) -> Int64 {
+      var run = 0
+      while run < Int(token.spaces) && text[offset + run] == 0x20 { run += 1 }
+      let item = x + Int64(run) * space
+      let rounded = (item + 1023) & ~1023
+      guard run < Int(token.spaces) else { return rounded }
+      var d: Int64 = 0
+      for j in run..<Int(token.spaces) {
+        d += text[offset + j] == 0x09 ? Self.tabAdvance(at: rounded + d, stop: tabStop, space: space) : space
+      }
+      return rounded + d
     }
 
     /// The place after the piece at `cur` (past spaces and a line feed).
@@ -566,29 +710,160 @@ struct TextCache {
       paragraphEnds && end > 0 && text[end - 1] == 0x0D ? end - 1 : end
     }
 
-    /// Where to cut the piece at `cur` so the most grapheme clusters fit
-    /// after `x` (at least one): the byte offset and the advance used; `nil`
-    /// when the whole rest of the piece fits.
-    private func cutPoint(_ cur: Cursor, x: Int64) -> (offset: Int, used: Int64)? {
-      let token = tokens[cur.t]
-      let word = words[Int(token.word)]
-      let p = pieces[Int(word.firstPiece) + cur.k]
+    /// How a line that starts inside a word with fresh break opportunities ends.
+    enum FreshLine {
+      /// Inside the word, before byte `end`, the next line starting at `next`.
+      case ends(Int, Cursor)
+      /// The rest of the word fits, taking `x`.
+      case rest(Int64)
+    }
+
+    /// Fills a line that starts at `c`, inside a word whose break
+    /// opportunities are found from the line's start (``BreakScanner``),
+    /// measuring the word's grapheme clusters: up to the last opportunity
+    /// that fits (a closing bracket there may take half its width), or the
+    /// whole rest of the word, or else cut between clusters.
+    private func freshLine(_ c: Cursor) -> FreshLine {
+      let word = words[Int(tokens[c.t].word)]
+      let from = UInt32(c.offset - c.wordStart)
+      let breaks = scanner.breaks(
+        of: UnsafeBufferPointer(rebasing: text[c.wordStart..<(c.wordStart + Int(word.length))]),
+        word: Int(tokens[c.t].word), from: Int(from))
       let all = Int(word.firstGrapheme)..<Int(word.firstGrapheme + word.graphemeCount)
-      let pieceEnd = UInt32(p.contentEnd)
-      let from = UInt32(cur.offset - cur.wordStart)
-      var used: Int64 = 0
-      var cut: UInt32? = nil
+      var x: Int64 = 0
+      var started = false
+      var b = 0
+      var fit: (end: UInt32, next: Int)? = nil
       for g in all {
         let grapheme = graphemes[g]
         if grapheme.end <= from { continue }
+        let resumed = grapheme.softHyphenStart != 0 && grapheme.softHyphenStart == from
+        if !started {
+          started = true
+          if !resumed { x = Int64(grapheme.startDelta) }
+        }
+        x += Int64(resumed ? grapheme.advance - grapheme.baseAdvance : grapheme.advance)
+        if grapheme.end >= word.length {
+          if fits(x) { return .rest(x) }
+          break
+        }
+        while b < breaks.count && breaks[b] < grapheme.end { b += 1 }
+        guard b < breaks.count && breaks[b] == grapheme.end else { continue }
+        let end = x + Int64(grapheme.endDelta)
+        if fits(end) {
+          fit = (grapheme.end, g + 1)
+          continue
+        }
+        if grapheme.trimDelta < 0 && fits(end + Int64(grapheme.trimDelta)) { fit = (grapheme.end, g + 1) }
+        break
+      }
+      if let fit { return .ends(c.wordStart + Int(fit.end), cursor(c, at: fit.end)) }
+      // No opportunity fits: cut between grapheme clusters (at least one).
+      let first = graphemes[all].firstIndex { $0.end > from } ?? all.lowerBound
+      let startX = graphemes[first].softHyphenStart == from && from != 0 ? 0 : Int64(graphemes[first].startDelta)
+      guard let cut = cut(word, at: c.offset, wordStart: c.wordStart, before: word.length, x: startX) else {
+        // Cut cluster by cluster, the rest of the word fits after all.
+        var rest = startX
+        for g in graphemes[all] where g.end > from {
+          rest += Int64(g.softHyphenStart == from ? g.advance - g.baseAdvance : g.advance)
+        }
+        return .rest(rest)
+      }
+      return .ends(cut.offset, cursor(c, at: UInt32(cut.offset - c.wordStart)))
+    }
+
+    /// The place at byte `end` of the word of `c` (a grapheme cluster boundary,
+    /// or a soft hyphen left to the next line): its piece, the advance of the
+    /// piece before it, and what a line starting there adds.
+    private func cursor(_ c: Cursor, at end: UInt32) -> Cursor {
+      let word = words[Int(tokens[c.t].word)]
+      var k = 0
+      var pieceStart: UInt32 = 0
+      while k + 1 < Int(word.pieceCount) && pieces[Int(word.firstPiece) + k].end <= end {
+        pieceStart = pieces[Int(word.firstPiece) + k].end
+        k += 1
+      }
+      var next = Cursor(t: c.t, k: k, wordStart: c.wordStart, offset: c.wordStart + Int(end))
+      guard end > pieceStart else { return next }
+      for g in Int(word.firstGrapheme)..<Int(word.firstGrapheme + word.graphemeCount) {
+        let grapheme = graphemes[g]
+        if grapheme.end <= pieceStart { continue }
+        if grapheme.end > end {
+          if grapheme.softHyphenStart == end {
+            next.consumed += Int64(grapheme.baseAdvance)
+          } else {
+            next.startDelta = Int64(grapheme.startDelta)
+          }
+          break
+        }
+        next.consumed += Int64(grapheme.advance)
+      }
+      // A piece resumed after no advance at all still counts as resumed.
+      if next.consumed == 0 { next.consumed = 1 }
+      return next
+    }
+
+    /// Where to cut the piece at `cur` so the most grapheme clusters fit
+    /// after `x` (at least one): the byte offset, the advance used, and what
+    /// the next line's start adds (``Cursor/startDelta``); `nil` when the
+    /// whole rest of the piece fits.
+    ///
+    /// A cluster fits with its end shaped alone; a closing bracket that does
+    /// not fit may take half its width to fit. A soft hyphen goes with the
+    /// cluster before it (the line shows a hyphen), unless that cluster is
+    /// alone on the line and does not fit with it: then the soft hyphen
+    /// starts the next line, as in the browser.
+    private func cutPoint(_ cur: Cursor, x: Int64) -> (offset: Int, used: Int64, startDelta: Int64)? {
+      let word = words[Int(tokens[cur.t].word)]
+      return cut(
+        word, at: cur.offset, wordStart: cur.wordStart, before: pieces[Int(word.firstPiece) + cur.k].contentEnd, x: x)
+    }
+
+    /// ``cutPoint(_:x:)`` for the text of `word` from byte `offset` to byte
+    /// `pieceEnd` of the word (relative to the word's start, `wordStart`).
+    private func cut(_ word: Word, at offset: Int, wordStart: Int, before pieceEnd: UInt32, x: Int64) -> (
+      offset: Int, used: Int64, startDelta: Int64
+    )? {
+      let cur = (wordStart: wordStart, offset: offset)
+      let all = Int(word.firstGrapheme)..<Int(word.firstGrapheme + word.graphemeCount)
+      let from = UInt32(cur.offset - cur.wordStart)
+      var used: Int64 = 0
+      var cut: UInt32? = nil
+      var next = all.upperBound
+      for g in all {
+        let grapheme = graphemes[g]
+        if grapheme.end <= from { continue }
+        next = g
         if grapheme.end > pieceEnd { break }
-        // A cut fits with its end shaped alone; at least one cluster goes on the line.
-        if cut != nil && !fits(x + used + Int64(grapheme.advance) + Int64(grapheme.endDelta)) { break }
-        used += Int64(grapheme.advance)
+        next = g + 1
+        // Resuming at a soft hyphen that an earlier line left: only its part remains.
+        let resumed = grapheme.softHyphenStart != 0 && grapheme.softHyphenStart == from
+        let advance = Int64(resumed ? grapheme.advance - grapheme.baseAdvance : grapheme.advance)
+        let end = x + used + advance + Int64(grapheme.endDelta)
+        if !fits(end) {
+          if cut != nil {
+            if grapheme.trimDelta < 0 && fits(end + Int64(grapheme.trimDelta)) {
+              used += advance
+              cut = grapheme.end
+            } else {
+              next = g
+            }
+            break
+          }
+          if grapheme.softHyphenStart > from {
+            used += Int64(grapheme.baseAdvance)
+            cut = grapheme.softHyphenStart
+            next = g
+            break
+          }
+        }
+        used += advance
         cut = grapheme.end
       }
       guard let cut, cut < pieceEnd else { return nil }
-      return (cur.wordStart + Int(cut), used)
+      // The next line starts with cluster `next`, or inside it at its soft hyphen.
+      let resumesAlone = next == all.upperBound || graphemes[next].softHyphenStart == cut
+      return (cur.wordStart + Int(cut), used, resumesAlone ? 0 : Int64(graphemes[next].startDelta))
     }
   }
 }

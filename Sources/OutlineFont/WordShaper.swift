@@ -35,6 +35,13 @@ protocol FontFallbackSource: AnyObject {
   func systemFallback(for scalar: UInt32, emoji: Bool) -> ShapingFont?
 }
 
+extension FontFallbackSource {
+  /// Whether one of the requested families has a glyph for `scalar`.
+  func familiesCover(_ scalar: UInt32) -> Bool {
+    familyFonts.contains { $0.glyph(for: scalar) != nil }
+  }
+}
+
 /// Shapes words with HarfBuzz and a font fallback list, as a browser's text
 /// shaper does, and cuts them into ``Piece``s at their break opportunities.
 ///
@@ -93,6 +100,9 @@ struct WordShaper {
   private var clusterAdvance: [Int64] = []
   private var clusterFlags: [UInt8] = []
   private var unitScript: [Int32] = []
+  /// Fallback hints of the loaded word's runs: the unit where the run starts, the character.
+  private var runHints: [(start: Int, scalar: UInt32)] = []
+  private var runStarts: [Int] = []
   private var ascii = true
   private var n = 0
 
@@ -147,8 +157,12 @@ struct WordShaper {
   /// equally among them. `end` is the UTF-8 offset after the cluster;
   /// `endDelta` is added when a line is cut right after it where the word
   /// is unsafe to break (inside a ligature, or across kerning): the end is
-  /// shaped again from the last safe place. Used to cut a word longer than
-  /// a line (`overflow-wrap: anywhere`).
+  /// shaped again from the last safe place; `startDelta` when a line starts
+  /// with it after such a cut: the start is shaped again up to the next safe
+  /// place (the browser shapes a wrapped line's start alone); `trimDelta`
+  /// (≤ 0) when it is a closing bracket that may take half its width at the
+  /// end of a line. Used to cut a word longer than a line (`overflow-wrap:
+  /// anywhere`).
   mutating func graphemes(of word: UnsafeBufferPointer<UInt8>, runs: UnsafeBufferPointer<UInt8>) -> [Grapheme] {
     load(word, runs: runs)
     guard n > 0 else { return [] }
@@ -158,34 +172,60 @@ struct WordShaper {
     var starts: [Int] = []
     var c = 0
     while c < n {
-      // One cluster of glyphs and the grapheme clusters that start in it.
+      // One cluster of glyphs and the grapheme clusters that start in it; when it
+      // starts inside a grapheme cluster (a conjunct shaped as several), that one
+      // takes a share too.
       var end = c + 1
       while end < n && !clusters[end] { end += 1 }
       var inside: [Int] = []
-      for i in c..<end where graphemeStart[i] || i == c { inside.append(i) }
-      let share = adv[c] / Int32(inside.count)
+      for i in c..<end where graphemeStart[i] || (i == c && out.isEmpty) { inside.append(i) }
+      let continues = !inside.contains(c)
+      let share = adv[c] / Int32(inside.count + (continues ? 1 : 0))
+      var given: Int32 = 0
+      if continues {
+        let a = inside.isEmpty ? adv[c] : share
+        out[out.count - 1].advance += a
+        out[out.count - 1].end = u8at[inside.first ?? end]
+        given = a
+      }
       for (k, g) in inside.enumerated() {
         let last = k + 1 == inside.count
-        let gEnd = last ? end : inside[k + 1]
-        out.append(
-          Grapheme(end: u8at[gEnd], advance: last ? adv[c] - share * Int32(inside.count - 1) : share, endDelta: 0))
+        let a = last ? adv[c] - given : share
+        given += a
+        out.append(Grapheme(end: u8at[last ? end : inside[k + 1]], advance: a))
         starts.append(g)
       }
       c = end
     }
+    starts.append(n)
+    func safe(_ i: Int) -> Bool { i == 0 || i == n || (clusters[i] && !unsafe[i]) }
     // Cutting inside a glyph cluster or before an unsafe break: shape the end again.
     var safeStart = 0
     var sum: Int64 = 0
-    for (k, g) in out.enumerated() {
-      let end = k + 1 < starts.count ? starts[k + 1] : n
-      sum += Int64(g.advance)
+    for k in out.indices {
+      let end = starts[k + 1]
+      sum += Int64(out[k].advance)
+      if PunctuationClass.mayCloseLine(u16[end - 1]) {
+        let trimmed = reshapedWidth(safeStart, end, lineStart: false, trimEnd: true)
+        let whole = reshapedWidth(safeStart, end, lineStart: false, trimEnd: false)
+        if trimmed < whole { out[k].trimDelta = Int32(clamping: trimmed - whole) }
+      }
       guard end < n else { break }
-      if clusters[end] && !unsafe[end] {
+      if safe(end) {
         safeStart = end
         sum = 0
         continue
       }
       out[k].endDelta = Int32(clamping: reshapedWidth(safeStart, end, lineStart: false, trimEnd: false) - sum)
+    }
+    // A line that starts after a cut where the word is unsafe to break: shape its start alone.
+    for k in out.indices.dropFirst() where !safe(starts[k]) {
+      var next = k + 1
+      while !safe(starts[next]) { next += 1 }
+      var shared: Int64 = 0
+      for j in k..<next { shared += Int64(out[j].advance) }
+      out[k].startDelta = Int32(
+        clamping: reshapedWidth(starts[k], starts[next], lineStart: true, trimEnd: false) - shared)
     }
     return out
   }
@@ -194,7 +234,14 @@ struct WordShaper {
   struct Grapheme {
     var end: UInt32
     var advance: Int32
-    var endDelta: Int32
+    var endDelta: Int32 = 0
+    var startDelta: Int32 = 0
+    var trimDelta: Int32 = 0
+    /// When a soft hyphen was joined to this cluster (the line cutting never
+    /// cuts before one, unless a line holds nothing else): where the soft
+    /// hyphen starts, and the cluster's own advance. 0 when there is none.
+    var softHyphenStart: UInt32 = 0
+    var baseAdvance: Int32 = 0
   }
 
   private mutating func piece(_ s: Int, _ e: Int) -> Piece {
@@ -298,7 +345,14 @@ struct WordShaper {
     // Each unit's script: that of the last run starting at or before it.
     var from = 0
     var script = ScriptRuns.common
+    runHints.removeAll(keepingCapacity: true)
+    runStarts.removeAll(keepingCapacity: true)
     ScriptRuns.forEachRun(runs) { offset, next in
+      if next == ScriptRuns.fallbackHint {
+        runHints.append((runStarts.last ?? 0, UInt32(truncatingIfNeeded: offset)))
+        return
+      }
+      runStarts.append(offset)
       let to = min(offset, size)
       if from < to { for i in from..<to { unitScript[i] = script } }
       from = max(from, to)
@@ -321,6 +375,35 @@ struct WordShaper {
       }
     } else {
       for i in 0...n { graphemeStart[i] = !UTF16.isTrailSurrogate(i < n ? u16[i] : 0) }
+    }
+    joinConjuncts()
+  }
+
+  /// Applies Unicode 15.1's rule GB9c, which the system's ICU (Unicode 15.0)
+  /// lacks and the browser's has: no grapheme cluster boundary inside a
+  /// conjunct, a consonant then a virama (Indic_Conjunct_Break Linker, with
+  /// marks around it) then a consonant, as `न्द` in `हिन्दी`.
+  private mutating func joinConjuncts() {
+    var consonant = false
+    var linked = false
+    for i in 0..<n {
+      let c = u16[i]
+      guard c >= 0x0900 else {
+        consonant = false
+        continue
+      }
+      switch IndicConjunctBreak(c) {
+      case .consonant:
+        if consonant && linked { graphemeStart[i] = false }
+        consonant = true
+        linked = false
+      case .linker:
+        linked = linked || consonant
+      case .extend:
+        break
+      case .none:
+        consonant = false
+      }
     }
   }
 
@@ -451,13 +534,13 @@ struct WordShaper {
     var order: [ShapingFont] = emoji ? families.filter(\.isColor) + families.filter { !$0.isColor } : families
     var pending = [(rs, re)]
     var tried = 0
+    // The paragraph's script run asks for its fallback first (``ScriptRuns/appendFallbackHint(_:to:)``).
+    var runHintTried = emoji
     while !pending.isEmpty {
       let font: ShapingFont
       if tried < order.count {
         font = order[tried]
-      } else if tried < order.count + 8, let f = fonts.systemFallback(for: scalar(at: pending[0].0), emoji: emoji),
-        !order.contains(where: { $0 === f })
-      {
+      } else if let f = nextFallback(rs, pending, emoji, &runHintTried, tried < order.count + 8, order) {
         order.append(f)
         font = f
       } else {
@@ -477,6 +560,47 @@ struct WordShaper {
       }
       pending = missing
     }
+  }
+
+  /// The next system fallback face for the clusters `pending` of the run
+  /// starting at unit `rs`, not yet in `order`: first that of the run's
+  /// hint (once), then that of ``hint(_:)`` while `more`; `nil` when none is left.
+  private func nextFallback(
+    _ rs: Int, _ pending: [(Int, Int)], _ emoji: Bool, _ runHintTried: inout Bool, _ more: Bool,
+    _ order: [ShapingFont]
+  ) -> ShapingFont? {
+    if !runHintTried {
+      runHintTried = true
+      if let c = runHint(rs), let f = fonts.systemFallback(for: c, emoji: false), !order.contains(where: { $0 === f }) {
+        return f
+      }
+    }
+    guard more, let f = fonts.systemFallback(for: hint(pending), emoji: emoji), !order.contains(where: { $0 === f })
+    else { return nil }
+    return f
+  }
+
+  /// The fallback hint of the paragraph's script run that unit `u` is in, if the word carries one.
+  private func runHint(_ u: Int) -> UInt32? {
+    guard !runHints.isEmpty else { return nil }
+    var start = 0
+    for s in runStarts where s <= u { start = s }
+    return runHints.last { $0.start == start }?.scalar
+  }
+
+  /// The character the system's fallback is asked for, for the clusters
+  /// `pending` no font has had yet: the first with a script of its own (not
+  /// Common or Inherited), else the first, as the browser chooses its hint.
+  private func hint(_ pending: [(Int, Int)]) -> UInt32 {
+    for (a, b) in pending {
+      var i = a
+      while i < b {
+        let c = scalar(at: i)
+        if ScriptRuns.hasDefiniteScript(c) { return c }
+        i += c > 0xFFFF ? 2 : 1
+      }
+    }
+    return scalar(at: pending[0].0)
   }
 
   private mutating func hbScript(for icuScript: Int32) -> hb_script_t {

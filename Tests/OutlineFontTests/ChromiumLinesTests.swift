@@ -91,6 +91,57 @@ let fontSource = FontLineBreakers()
     #expect(breaker.lineCount(text, width: width) == expected.count)
   }
 
+  /// Texts the engine once broke elsewhere than Chromium
+  /// (Tests/text/font-regressions.txt), with the lines Chromium 156 drew.
+  @Test(arguments: [
+    // After a cut inside a ligature, the next line's start is shaped alone (`fi`, not ⅔ of `ffi`).
+    (
+      "ffiffiffiffiffiffiffiffiffiffiffiffiffiffiffiffiffiffiffiffi", 22,
+      [
+        "ffif", "fiffi", "ffif", "fiffi", "ffif", "fiffi", "ffif", "fiffi", "ffif", "fiffi", "ffif", "fiffi", "ffif",
+        "fi",
+      ]
+    ),
+    (
+      "officialofficialofficialofficialofficialofficialofficialofficial", 34,
+      ["offici", "aloffi", "cialo", "fficia", "loffic", "ialoff", "icialo", "fficia", "loffic", "ialoff", "icial"]
+    ),
+    (
+      "officialofficialofficialofficialofficialofficialofficialofficial", 39,
+      ["offici", "aloffi", "cialof", "ficialo", "fficial", "offici", "aloffi", "cialof", "ficialo", "fficial"]
+    ),
+    (
+      "officialofficialofficialofficialofficialofficialofficialofficial", 52,
+      ["officialo", "fficialof", "ficialoffi", "cialoffic", "ialoffici", "alofficia", "lofficial"]
+    ),
+    // Spaces that start a paragraph are an item of their own, rounded up to a layout unit apart.
+    ("   (as in Rossi et al, JASA (01)).", 100, ["   (as in Rossi", "et al, JASA", "(01))."]),
+    ("  * ClamAVd:   ClamAV スキャナ", 142, ["  * ClamAVd:", "ClamAV スキャナ"]),
+    ("  * 离线（off-line）ASN1 结构管理", 114, ["  * 离线（off-", "line）ASN1 结构", "管理"]),
+    ("x\n   (as in Rossi et al, JASA (01)).", 100, ["x", "   (as in Rossi", "et al, JASA", "(01))."]),
+    ("(as in Rossi et al, JASA (01)).", 100, ["(as in Rossi et", "al, JASA (01))."]),
+    // A script run takes its first fallback font from its first missing character in the paragraph.
+    ("மொழியில் ஒரு வாக்கியம். ગુજરાતી ભાષામાં", 122, ["மொழியில் ஒரு", "வாக்கியம். ગુજરાતી", "ભાષામાં"]),
+    ("வாக்கியம். ગુજરાતી ભાષામાં", 122, ["வாக்கியம்.", "ગુજરાતી ભાષામાં"]),
+    // A closing bracket may take half its width at the end of a line cut anywhere.
+    ("「本当！」……", 35, ["「本", "当！」", "……"]),
+    ("〈〉“”", 23, ["〈〉", "“”"]),
+    // A line that starts inside a word finds its break opportunities from its start.
+    ("กรุงเทพมหานครเป็นเมืองหลวง", 41, ["กรุงเท", "พ", "มหานค", "รเป็น", "เมือง", "หลวง"]),
+    ("AVX-512,", 26, ["AVX", "-51", "2,"]),
+    ("AVX-512,AVX-512,", 26, ["AVX", "-51", "2,A", "VX-", "512", ","]),
+    ("2024-03-15", 20, ["20", "24", "-0", "3-", "15"]),
+    // A Devanagari conjunct is one grapheme cluster (Unicode 15.1, GB9c).
+    ("हिन्दी में", 23, ["हि", "न्दी", "में"]),
+    // A soft hyphen at 1 px takes a line of its own.
+    ("ab\u{ad}cd", 1, ["a", "b", "\u{ad}", "c", "d"]),
+  ])
+  func breaksWhereChromiumBreaksAtTheEdges(text: String, width: Double, expected: [String]) {
+    let lines = breaker.lines(text, width: width).map { String($0).trimmingTrailing() }
+    #expect(lines == expected)
+    #expect(breaker.lineCount(text, width: width) == expected.count)
+  }
+
   /// A line that breaks at a soft hyphen shows a hyphen: Chromium draws
   /// `aaaa‐` and the next line starts with `bbbb`, each line taking the hyphen's
   /// advance; a word cut because it does not fit is not cut before a soft hyphen.

@@ -17,6 +17,8 @@ Chinese and Japanese, and the hand-written mixed scripts of font-mixed.txt.
   downloads apt's translation lists first when the machine lacks them);
 - `--cases FILE`: texts each at its own width (font-cases.txt: where the two
   were found to differ), line breaks compared.
+The slice run also checks font-regressions.txt, cases (as in --cases) that
+once differed and agree now.
 
 Prints agreement per width and language, then every disagreement with the
 text, both line breakings, and a guessed cause; `N passed, N failed` last
@@ -54,6 +56,7 @@ SIZE = 14
 LINE_HEIGHT = 20
 LANGS = ["en", "zh", "ja", "mixed"]
 SLICE_PACKAGES = 60  # per Debian language, in the committed slice
+REGRESSIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "font-regressions.txt")
 
 
 # ---------------------------------------------------------------- the server side
@@ -531,8 +534,12 @@ def main():
             if len(rows) > args.show:
                 print(f"\n  ... and {len(rows) - args.show} more")
 
-    failed = len(disagreements)
-    passed = sum(total[w].get("all", 0) for w in widths) - failed
+        failed = len(disagreements)
+        passed = sum(total[w].get("all", 0) for w in widths) - failed
+        if not args.full and os.path.exists(REGRESSIONS_FILE):
+            p, f = run_cases(browser, REGRESSIONS_FILE)
+            print(f"\n{os.path.basename(REGRESSIONS_FILE)}: {p} passed, {f} failed")
+            passed, failed = passed + p, failed + f
     print(f"\n{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
