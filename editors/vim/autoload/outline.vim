@@ -16,7 +16,15 @@ vim9script
 var job: any = v:null
 var chan: any = v:null
 var stderr_lines: list<string> = []
-var panes: dict<any> = {}   # string(pane buffer number) -> pane
+var panes: dict<any> = {}   # string(pane buffer number) -> an open pane
+# Every pane made, open or closed, for the callbacks still under way. Functions
+# take a pane's buffer number and find the pane here: in Vim 9.0 a call that
+# passes a dict or a list as an argument costs as much as walking all of it,
+# and a pane holds its whole list.
+var store: dict<dict<any>> = {}
+# The filter matches of each pane, item id -> ranges; typed here because
+# has_key() on a dict that is not walks all of it, in Vim 9.0.
+var match_store: dict<dict<any>> = {}
 g:outline_exit_status = v:null
 
 const PAGE = 10000   # visibleRows answers at most this many rows
@@ -99,7 +107,7 @@ def OnExit(j: any, status: number)
     if status != 0 && last != []
       why ..= ': ' .. last[-1]
     endif
-    Clear(pane, '(' .. why .. '; :Outline opens it again)')
+    Clear(pane.buf, '(' .. why .. '; :Outline opens it again)')
   endfor
 enddef
 
@@ -110,7 +118,7 @@ def OnNotification(msg: dict<any>)
   var params = msg.params
   for pane in values(panes)
     if pane.uri == params.uri
-      Enqueue(pane, (p) => ChangedOp(p, params))
+      Enqueue(pane.buf, (p) => ChangedOp(p, params))
     endif
   endfor
 enddef
@@ -181,23 +189,27 @@ def Dispatch(body: string)
     Say('the server sent a message that is not JSON', 'ErrorMsg')
     return
   endtry
+  # (get(), not has_key(): Vim 9.0 checks the type of has_key()'s
+  # dict argument, walking the whole answer.)
   if type(msg) != v:t_dict
     return
   endif
-  if has_key(msg, 'method')
-    if !has_key(msg, 'id')
+  if type(get(msg, 'method', v:null)) == v:t_string
+    if get(msg, 'id', v:null) == v:null
       OnNotification(msg)
     endif
     return
   endif
   var key = string(get(msg, 'id', ''))
-  if !has_key(pending, key)
+  var Cb = get(pending, key, v:null)
+  if Cb == v:null
     return
   endif
-  var Cb = remove(pending, key)
+  remove(pending, key)
   try
-    if has_key(msg, 'error')
-      Cb(v:null, msg.error)
+    var err = get(msg, 'error', v:null)
+    if type(err) == v:t_dict
+      Cb(v:null, err)
     else
       Cb(get(msg, 'result', v:null), {})
     endif
@@ -296,20 +308,22 @@ enddef
 
 # Each pane runs its operations one at a time: an operation sends its
 # requests, applies the answers and calls Done(pane).
-def Enqueue(pane: dict<any>, Op: func)
+def Enqueue(pb: number, Op: func)
+  var pane = store[string(pb)]
   if pane.closed
     return
   endif
   add(pane.queue, Op)
-  Pump(pane)
+  Pump(pane.buf)
 enddef
 
-def Pump(pane: dict<any>)
+def Pump(pb: number)
+  var pane = store[string(pb)]
   while !pane.busy && pane.queue != [] && !pane.closed
     var Op = remove(pane.queue, 0)
     pane.busy = true
     try
-      Op(pane)
+      Op(pane.buf)
     catch
       pane.busy = false
       Bug(v:exception, v:throwpoint)
@@ -317,11 +331,12 @@ def Pump(pane: dict<any>)
   endwhile
 enddef
 
-def Done(pane: dict<any>)
+def Done(pb: number)
+  var pane = store[string(pb)]
   pane.busy = false
-  Pump(pane)
+  Pump(pane.buf)
   if !pane.busy && pane.queue == []
-    ScheduleFill(pane)
+    ScheduleFill(pane.buf)
   endif
 enddef
 
@@ -390,7 +405,8 @@ def ChunksOfHeights(heights: list<number>, tops: list<number>, end: number): lis
 enddef
 
 # [chunk index, offset in it, lines before it] of the item at `index`.
-def Locate(pane: dict<any>, index: number): list<number>
+def Locate(pb: number, index: number): list<number>
+  var pane = store[string(pb)]
   var ci = 0
   var base = 0
   var line0 = 0
@@ -407,8 +423,9 @@ def Locate(pane: dict<any>, index: number): list<number>
 enddef
 
 # The first buffer line (1-based) of the item at `index`; nlines + 1 past the end.
-def LineOf(pane: dict<any>, index: number): number
-  var [ci, off, line0] = Locate(pane, index)
+def LineOf(pb: number, index: number): number
+  var pane = store[string(pb)]
+  var [ci, off, line0] = Locate(pane.buf, index)
   if ci >= len(pane.chunks)
     return line0 + 1
   endif
@@ -423,14 +440,16 @@ def LineOf(pane: dict<any>, index: number): number
 enddef
 
 # The item at `index`: a dict, or v:null when not fetched yet or past the end.
-def RowAt(pane: dict<any>, index: number): any
-  var [ci, off, _] = Locate(pane, index)
+def RowAt(pb: number, index: number): any
+  var pane = store[string(pb)]
+  var [ci, off, _] = Locate(pane.buf, index)
   return ci < len(pane.chunks) && index >= 0 ? pane.chunks[ci].rows[off] : v:null
 enddef
 
 # [index, item (v:null when not fetched), first line, height] of the item
 # drawn on buffer line `lnum`, or [-1, v:null, 0, 0].
-def RowAtLine(pane: dict<any>, lnum: number): list<any>
+def RowAtLine(pb: number, lnum: number): list<any>
+  var pane = store[string(pb)]
   var base = 0
   var line0 = 0
   for c in pane.chunks
@@ -452,7 +471,8 @@ def RowAtLine(pane: dict<any>, lnum: number): list<any>
   return [-1, v:null, 0, 0]
 enddef
 
-def Count(pane: dict<any>): number
+def Count(pb: number): number
+  var pane = store[string(pb)]
   var n = 0
   for c in pane.chunks
     n += len(c.heights)
@@ -461,7 +481,8 @@ def Count(pane: dict<any>): number
 enddef
 
 # The index of the fetched item with `id`, or -1.
-def FindId(pane: dict<any>, id: any): number
+def FindId(pb: number, id: any): number
+  var pane = store[string(pb)]
   if type(id) != v:t_string
     return -1
   endif
@@ -483,12 +504,13 @@ enddef
 
 # Runs [start, count] of items not fetched yet among indices [i0, i1], each
 # at most `most` long.
-def MissingRuns(pane: dict<any>, i0: number, i1: number, most: number): list<list<number>>
+def MissingRuns(pb: number, i0: number, i1: number, most: number): list<list<number>>
+  var pane = store[string(pb)]
   var out: list<list<number>> = []
   if pane.missing == 0
     return out
   endif
-  var [ci, off, _] = Locate(pane, i0)
+  var [ci, off, _] = Locate(pane.buf, i0)
   var index = i0
   var run_start = -1
   while ci < len(pane.chunks) && index <= i1
@@ -527,7 +549,8 @@ def MissingRuns(pane: dict<any>, i0: number, i1: number, most: number): list<lis
 enddef
 
 # The index of the first item not fetched yet, or -1.
-def FirstMissing(pane: dict<any>): number
+def FirstMissing(pb: number): number
+  var pane = store[string(pb)]
   var base = 0
   for c in pane.chunks
     if c.missing > 0
@@ -552,8 +575,9 @@ def RowLines(r: dict<any>): list<string>
   var out: list<string>
   if r.kind == 'group'
     var head = ind .. (r.expanded ? '▾ ' : '▸ ') .. title[0]
-    if has_key(r, 'badge')
-      head ..= ' ' .. r.badge
+    var badge = get(r, 'badge', '')
+    if badge != ''
+      head ..= ' ' .. badge
     endif
     out = [head .. '  ' .. r.activeCount .. '/' .. r.rowCount]
   else
@@ -564,11 +588,9 @@ def RowLines(r: dict<any>): list<string>
     add(out, ind .. '  ' .. title[i])
     i += 1
   endwhile
-  if has_key(lines, 'detail')
-    for d in lines.detail
-      add(out, ind .. '  ' .. d)
-    endfor
-  endif
+  for d in get(lines, 'detail', [])
+    add(out, ind .. '  ' .. d)
+  endfor
   var h = r.height
   if len(out) > h
     return h == 0 ? [] : out[: h - 1]
@@ -640,11 +662,12 @@ enddef
 
 # Lines and text properties of fetched `rows`, drawn from line `base` + 1.
 # (RowLines, inlined for the common item: a title of one line.)
-def Render(pane: dict<any>, rows: list<any>, base: number): dict<any>
+def Render(pb: number, rows: list<any>, base: number): dict<any>
+  var pane = store[string(pb)]
   var out: list<string> = []
   var emph: list<list<number>> = []
   var mprops: list<list<number>> = []
-  var matches = pane.matches
+  var matches = match_store[string(pb)]
   var has_matches = matches != {}
   for r in rows
     var first = base + len(out) + 1
@@ -663,7 +686,7 @@ def Render(pane: dict<any>, rows: list<any>, base: number): dict<any>
     else
       extend(out, RowLines(r))
     endif
-    if has_key(r, 'emphasis') && r.emphasis && h > 0
+    if get(r, 'emphasis', false) && h > 0
       var last = first + min([len(title), h]) - 1
       add(emph, [first, len(ind) + 1, last, len(out[last - base - 1]) + 1])
     endif
@@ -674,7 +697,8 @@ def Render(pane: dict<any>, rows: list<any>, base: number): dict<any>
   return {lines: out, emph: emph, matches: mprops}
 enddef
 
-def AddProps(pane: dict<any>, d: dict<any>)
+def AddProps(pb: number, d: dict<any>)
+  var pane = store[string(pb)]
   if d.emph != []
     prop_add_list({type: 'outline_emphasis', bufnr: pane.buf}, d.emph)
   endif
@@ -683,37 +707,42 @@ def AddProps(pane: dict<any>, d: dict<any>)
   endif
 enddef
 
-def Writable(pane: dict<any>, on: bool)
+def Writable(pb: number, on: bool)
+  var pane = store[string(pb)]
   setbufvar(pane.buf, '&modifiable', on ? 1 : 0)
 enddef
 
 # Shows `text` in place of the items (an empty list, an error).
-def Placeholder(pane: dict<any>, text: string)
+def Placeholder(pb: number, text: string)
+  var pane = store[string(pb)]
   if !bufexists(pane.buf)
     return
   endif
-  Writable(pane, true)
+  Writable(pane.buf, true)
   silent deletebufline(pane.buf, 2, '$')
   setbufline(pane.buf, 1, text)
-  Writable(pane, false)
+  Writable(pane.buf, false)
 enddef
 
 # No items any more: `text` says why.
-def Clear(pane: dict<any>, text: string)
+def Clear(pb: number, text: string)
+  var pane = store[string(pb)]
   pane.chunks = []
   pane.nlines = 0
   pane.missing = 0
-  Placeholder(pane, text)
+  Placeholder(pane.buf, text)
 enddef
 
-def EmptyText(pane: dict<any>): string
+def EmptyText(pb: number): string
+  var pane = store[string(pb)]
   return pane.query != '' ? '(nothing matches "' .. pane.query .. '"; / and Enter on an empty line clear the filter)' : '(the outline is empty)'
 enddef
 
 # Replaces the whole list by `chunks` drawn as `lines`.
-def DrawAll(pane: dict<any>, chunks: list<dict<any>>, d: dict<any>)
+def DrawAll(pb: number, chunks: list<dict<any>>, d: dict<any>)
+  var pane = store[string(pb)]
   if d.lines == []
-    Clear(pane, EmptyText(pane))
+    Clear(pane.buf, EmptyText(pane.buf))
     return
   endif
   pane.chunks = chunks
@@ -721,7 +750,7 @@ def DrawAll(pane: dict<any>, chunks: list<dict<any>>, d: dict<any>)
   for c in chunks
     pane.missing = pane.missing + c.missing
   endfor
-  Writable(pane, true)
+  Writable(pane.buf, true)
   var have = getbufinfo(pane.buf)[0].linecount
   if pane.nlines > 0
     prop_remove({type: 'outline_emphasis', bufnr: pane.buf, all: true}, 1, pane.nlines)
@@ -732,14 +761,15 @@ def DrawAll(pane: dict<any>, chunks: list<dict<any>>, d: dict<any>)
     silent deletebufline(pane.buf, len(d.lines) + 1, '$')
   endif
   pane.nlines = len(d.lines)
-  AddProps(pane, d)
-  Writable(pane, false)
+  AddProps(pane.buf, d)
+  Writable(pane.buf, false)
 enddef
 
 # Deletes `count` items from `start`.
-def DeleteRows(pane: dict<any>, start: number, count: number)
-  var first = LineOf(pane, start)
-  var [ci, off, _] = Locate(pane, start)
+def DeleteRows(pb: number, start: number, count: number)
+  var pane = store[string(pb)]
+  var first = LineOf(pane.buf, start)
+  var [ci, off, _] = Locate(pane.buf, start)
   var left = count
   var nl = 0
   while left > 0 && ci < len(pane.chunks)
@@ -775,11 +805,11 @@ def DeleteRows(pane: dict<any>, start: number, count: number)
   if nl > 0
     if nl >= pane.nlines
       pane.nlines = 0
-      Placeholder(pane, EmptyText(pane))
+      Placeholder(pane.buf, EmptyText(pane.buf))
     else
-      Writable(pane, true)
+      Writable(pane.buf, true)
       silent deletebufline(pane.buf, first, first + nl - 1)
-      Writable(pane, false)
+      Writable(pane.buf, false)
       pane.nlines = pane.nlines - nl
     endif
   endif
@@ -787,11 +817,12 @@ enddef
 
 # Inserts `chunks` at `start`, drawn as the lines of `d` (with its text
 # properties, whose line numbers count from the insertion point).
-def InsertChunks(pane: dict<any>, start: number, chunks: list<dict<any>>, d: dict<any>)
+def InsertChunks(pb: number, start: number, chunks: list<dict<any>>, d: dict<any>)
+  var pane = store[string(pb)]
   if chunks == []
     return
   endif
-  var [ci, off, _] = Locate(pane, start)
+  var [ci, off, _] = Locate(pane.buf, start)
   var n = 0
   for nc in chunks
     n += len(nc.heights)
@@ -827,8 +858,8 @@ def InsertChunks(pane: dict<any>, start: number, chunks: list<dict<any>>, d: dic
     extend(pane.chunks, parts, ci)
   endif
   if d.lines != []
-    var at = LineOf(pane, start) - 1
-    Writable(pane, true)
+    var at = LineOf(pane.buf, start) - 1
+    Writable(pane.buf, true)
     if pane.nlines == 0
       silent deletebufline(pane.buf, 2, '$')
       setbufline(pane.buf, 1, d.lines)
@@ -836,34 +867,37 @@ def InsertChunks(pane: dict<any>, start: number, chunks: list<dict<any>>, d: dic
       appendbufline(pane.buf, at, d.lines)
     endif
     pane.nlines = pane.nlines + len(d.lines)
-    AddProps(pane, d)
-    Writable(pane, false)
+    AddProps(pane.buf, d)
+    Writable(pane.buf, false)
   endif
 enddef
 
 # Inserts fetched `rows` at `start`.
-def InsertRows(pane: dict<any>, start: number, rows: list<any>)
+def InsertRows(pb: number, start: number, rows: list<any>)
+  var pane = store[string(pb)]
   if rows != []
-    InsertChunks(pane, start, ChunksOfRows(rows), Render(pane, rows, LineOf(pane, start) - 1))
+    InsertChunks(pane.buf, start, ChunksOfRows(rows), Render(pane.buf, rows, LineOf(pane.buf, start) - 1))
   endif
 enddef
 
 # Inserts items not fetched yet, from their heights, at `start`.
-def InsertMissing(pane: dict<any>, start: number, hs: dict<any>)
+def InsertMissing(pb: number, start: number, hs: dict<any>)
+  var pane = store[string(pb)]
   if hs.heights != []
     var chunks = ChunksOfHeights(hs.heights, hs.tops, hs.end)
     var lines = 0
     for c in chunks
       lines += c.lines
     endfor
-    InsertChunks(pane, start, chunks, {lines: repeat([''], lines), emph: [], matches: []})
+    InsertChunks(pane.buf, start, chunks, {lines: repeat([''], lines), emph: [], matches: []})
   endif
 enddef
 
 # Draws fetched `rows` in place of the items from `start`, which were not
 # fetched yet; false when they do not fit (their heights differ).
-def Fill(pane: dict<any>, start: number, rows: list<any>): bool
-  var [ci, off, _] = Locate(pane, start)
+def Fill(pb: number, start: number, rows: list<any>): bool
+  var pane = store[string(pb)]
+  var [ci, off, _] = Locate(pane.buf, start)
   var i = 0
   var n = len(rows)
   var cc = ci
@@ -899,43 +933,46 @@ def Fill(pane: dict<any>, start: number, rows: list<any>): bool
     off = 0
   endwhile
   pane.missing = pane.missing - n
-  var at = LineOf(pane, start)
-  var d = Render(pane, rows, at - 1)
+  var at = LineOf(pane.buf, start)
+  var d = Render(pane.buf, rows, at - 1)
   if d.lines != []
-    Writable(pane, true)
+    Writable(pane.buf, true)
     setbufline(pane.buf, at, d.lines)
-    AddProps(pane, d)
-    Writable(pane, false)
+    AddProps(pane.buf, d)
+    Writable(pane.buf, false)
   endif
   return true
 enddef
 
 # Redraws the item at `index` in place (same height).
-def RedrawRow(pane: dict<any>, index: number)
-  var r = RowAt(pane, index)
+def RedrawRow(pb: number, index: number)
+  var pane = store[string(pb)]
+  var r = RowAt(pane.buf, index)
   if type(r) != v:t_dict || r.height == 0
     return
   endif
-  Writable(pane, true)
-  setbufline(pane.buf, LineOf(pane, index), RowLines(r)[0])
-  Writable(pane, false)
+  Writable(pane.buf, true)
+  setbufline(pane.buf, LineOf(pane.buf, index), RowLines(r)[0])
+  Writable(pane.buf, false)
 enddef
 
 # ---------------------------------------------------------------- the cursor
 
-def PaneWin(pane: dict<any>): number
+def PaneWin(pb: number): number
+  var pane = store[string(pb)]
   return bufwinid(pane.buf)
 enddef
 
 # Where the cursor stands: {index, id, off (line in the item), screen (line
 # from the window's top)}, or {} when the pane has no window or no items.
-def Anchor(pane: dict<any>): dict<any>
-  var win = PaneWin(pane)
+def Anchor(pb: number): dict<any>
+  var pane = store[string(pb)]
+  var win = PaneWin(pane.buf)
   if win < 0 || pane.chunks == []
     return {}
   endif
   var lnum = line('.', win)
-  var [index, r, first, _] = RowAtLine(pane, lnum)
+  var [index, r, first, _] = RowAtLine(pane.buf, lnum)
   if index < 0
     return {}
   endif
@@ -965,8 +1002,9 @@ enddef
 
 # Puts the cursor on line `lnum` of the pane; `top` > 0 sets the window's
 # top line, else the window scrolls only as far as needed.
-def SetCursor(pane: dict<any>, lnum: number, top: number = 0)
-  var win = PaneWin(pane)
+def SetCursor(pb: number, lnum: number, top: number = 0)
+  var pane = store[string(pb)]
+  var win = PaneWin(pane.buf)
   if win < 0
     return
   endif
@@ -991,29 +1029,32 @@ def SetCursor(pane: dict<any>, lnum: number, top: number = 0)
 enddef
 
 # Puts the cursor back on the anchored item, where it was on the screen.
-def Restore(pane: dict<any>, anchor: dict<any>, changes: list<any>)
+def Restore(pb: number, anchor: dict<any>, changes: list<any>)
+  var pane = store[string(pb)]
   if anchor == {}
     return
   endif
   var [index, gone] = MapIndex(anchor.index, changes)
-  RestoreAt(pane, index, gone ? 0 : anchor.off, anchor.screen)
+  RestoreAt(pane.buf, index, gone ? 0 : anchor.off, anchor.screen)
 enddef
 
-def RestoreAt(pane: dict<any>, index: number, off: number, screen: number)
+def RestoreAt(pb: number, index: number, off: number, screen: number)
+  var pane = store[string(pb)]
   if pane.chunks == []
-    SetCursor(pane, 1, 1)
+    SetCursor(pane.buf, 1, 1)
     return
   endif
-  var i = min([index, Count(pane) - 1])
-  var [ci, o, _] = Locate(pane, i)
+  var i = min([index, Count(pane.buf) - 1])
+  var [ci, o, _] = Locate(pane.buf, i)
   var h = pane.chunks[ci].heights[o]
-  var lnum = LineOf(pane, i) + min([off, max([h - 1, 0])])
-  SetCursor(pane, lnum, max([1, lnum - screen]))
+  var lnum = LineOf(pane.buf, i) + min([off, max([h - 1, 0])])
+  SetCursor(pane.buf, lnum, max([1, lnum - screen]))
 enddef
 
-def ShowIndex(pane: dict<any>, index: any, top: number = 0)
+def ShowIndex(pb: number, index: any, top: number = 0)
+  var pane = store[string(pb)]
   if type(index) == v:t_number && index >= 0
-    SetCursor(pane, LineOf(pane, index), top)
+    SetCursor(pane.buf, LineOf(pane.buf, index), top)
   endif
 enddef
 
@@ -1058,7 +1099,8 @@ enddef
 # `what` 'rows' (visibleRows with lines) or 'heights' (rowHeights).
 # Cb(per range: the rows, or {heights, tops, end}; ok): ok is false when an
 # answer is not of `version` (the list moved on meanwhile).
-def Fetch(pane: dict<any>, what: string, ranges: list<any>, version: number, Cb: func)
+def Fetch(pb: number, what: string, ranges: list<any>, version: number, Cb: func)
+  var pane = store[string(pb)]
   var reqs: list<list<number>> = []   # [start, count]
   var pieces: list<list<any>> = []    # per range: [[request, offset, count]]
   for rg in ranges
@@ -1086,45 +1128,58 @@ def Fetch(pane: dict<any>, what: string, ranges: list<any>, version: number, Cb:
     endif
     add(pieces, mine)
   endfor
-  var st = {answers: repeat([v:null], len(reqs)), left: len(reqs), ok: true}
+  var key = string(next_fetch)
+  next_fetch += 1
+  fetches[key] = {pb: pb, what: what, answers: repeat([v:null], len(reqs)), left: len(reqs), ok: true,
+    pieces: pieces, Cb: Cb}
   if reqs == []
-    Fetched(pane, what, st, pieces, Cb)
+    Fetched(key)
     return
   endif
   var i = 0
   for [s, c] in reqs
     if what == 'rows'
-      Send('visibleRows', {uri: pane.uri, start: s, count: c, include: ['lines']},
-        function(OnFetched, [pane, what, st, i, c, version, pieces, Cb]))
+      Send('visibleRows', {uri: pane.uri, start: s, count: c, include: ['lines']}, Collector(key, i, c, version))
     else
-      Send('rowHeights', {uri: pane.uri, start: s, count: c},
-        function(OnFetched, [pane, what, st, i, c, version, pieces, Cb]))
+      Send('rowHeights', {uri: pane.uri, start: s, count: c}, Collector(key, i, c, version))
     endif
     i += 1
   endfor
 enddef
 
-def OnFetched(pane: dict<any>, what: string, st: dict<any>, i: number, want: number, version: number,
-    pieces: list<any>, Cb: func, result: any, err: dict<any>)
-  if err != {} || result.version != version || len(what == 'rows' ? result.rows : result.heights) != want
-    st.ok = false
-  else
-    st.answers[i] = result
-  endif
-  st.left = st.left - 1
-  if st.left == 0 && !pane.closed
-    Fetched(pane, what, st, pieces, Cb)
-  endif
+# Fetches under way, by key: their state is looked up, not passed around.
+var fetches: dict<dict<any>> = {}
+var next_fetch = 1
+
+def Collector(key: string, i: number, want: number, version: number): func
+  return (result, err) => {
+    var st = fetches[key]
+    if err != {} || result.version != version || len(st.what == 'rows' ? result.rows : result.heights) != want
+      st.ok = false
+    else
+      st.answers[i] = result
+    endif
+    st.left = st.left - 1
+    if st.left == 0
+      Fetched(key)
+    endif
+  }
 enddef
 
-def Fetched(pane: dict<any>, what: string, st: dict<any>, pieces: list<any>, Cb: func)
+def Fetched(key: string)
+  var st = remove(fetches, key)
+  var pane = store[string(st.pb)]
+  if pane.closed
+    return
+  endif
+  var Cb = st.Cb
   if !st.ok
     Cb([], false)
     return
   endif
   var out: list<any> = []
-  for mine in pieces
-    if what == 'rows'
+  for mine in st.pieces
+    if st.what == 'rows'
       var rows: list<any> = []
       for [r, off, c] in mine
         extend(rows, st.answers[r].rows[off : off + c - 1])
@@ -1148,7 +1203,8 @@ enddef
 # reads the whole list again; turns the arrows of `updatedGroups`; fetches
 # the items in view; then Then(the changes applied, or v:null after a
 # reload). Small inserts are fetched whole, large ones as heights first.
-def Apply(pane: dict<any>, result: dict<any>, Then: func)
+def Apply(pb: number, result: dict<any>, Then: func)
+  var pane = store[string(pb)]
   var changes: list<any> = get(result, 'changes', [])
   var version: number = get(result, 'version', pane.version)
   var updated: list<any> = get(result, 'updatedGroups', [])
@@ -1158,7 +1214,7 @@ def Apply(pane: dict<any>, result: dict<any>, Then: func)
     return
   endif
   if version != pane.version + 1
-    Reload(pane, () => Then(v:null))
+    Reload(pane.buf, () => Then(v:null))
     return
   endif
   var ranges = InsertRanges(changes)
@@ -1167,12 +1223,12 @@ def Apply(pane: dict<any>, result: dict<any>, Then: func)
     inserted += c.kind == 'insert' ? c.count : 0
   endfor
   var what = inserted <= Opt('eager', 1000) ? 'rows' : 'heights'
-  Fetch(pane, what, ranges, version, (got, ok) => {
+  Fetch(pane.buf, what, ranges, version, (got, ok) => {
     if !ok
-      Reload(pane, () => Then(v:null))
+      Reload(pane.buf, () => Then(v:null))
       return
     endif
-    var anchor = Anchor(pane)
+    var anchor = Anchor(pane.buf)
     var turned: dict<bool> = {}
     for id in updated
       turned[id] = true
@@ -1180,20 +1236,20 @@ def Apply(pane: dict<any>, result: dict<any>, Then: func)
     var k = 0
     for c in changes
       if c.kind == 'delete'
-        DeleteRows(pane, c.start, c.count)
+        DeleteRows(pane.buf, c.start, c.count)
       elseif what == 'rows'
         for r in got[k]
           if r.kind == 'group' && has_key(turned, r.id)
             remove(turned, r.id)
           endif
         endfor
-        InsertRows(pane, c.start, got[k])
+        InsertRows(pane.buf, c.start, got[k])
       else
-        InsertMissing(pane, c.start, got[k])
+        InsertMissing(pane.buf, c.start, got[k])
       endif
       # The group whose block opened or closed is just above it.
       if c.start > 0 && turned != {}
-        Turn(pane, c.start - 1, turned)
+        Turn(pane.buf, c.start - 1, turned)
       endif
       k += 1
     endfor
@@ -1204,7 +1260,7 @@ def Apply(pane: dict<any>, result: dict<any>, Then: func)
           var i = 0
           for r in ch.rows
             if type(r) == v:t_dict && r.kind == 'group' && has_key(turned, r.id)
-              Turn(pane, base + i, turned)
+              Turn(pane.buf, base + i, turned)
             endif
             i += 1
           endfor
@@ -1213,56 +1269,59 @@ def Apply(pane: dict<any>, result: dict<any>, Then: func)
       endfor
     endif
     pane.version = version
-    Restore(pane, anchor, changes)
-    FillView(pane, () => Then(changes))
+    Restore(pane.buf, anchor, changes)
+    FillView(pane.buf, () => Then(changes))
   })
 enddef
 
-def Turn(pane: dict<any>, index: number, turned: dict<bool>)
-  var r = RowAt(pane, index)
+def Turn(pb: number, index: number, turned: dict<bool>)
+  var pane = store[string(pb)]
+  var r = RowAt(pane.buf, index)
   if type(r) == v:t_dict && r.kind == 'group' && has_key(turned, r.id)
     r.expanded = !r.expanded
     remove(turned, r.id)
-    RedrawRow(pane, index)
+    RedrawRow(pane.buf, index)
   endif
 enddef
 
 # Fetches the items in the pane's window, and a window's height above and
 # below, that are not fetched yet; then Then().
-def FillView(pane: dict<any>, Then: func)
-  var win = PaneWin(pane)
+def FillView(pb: number, Then: func)
+  var pane = store[string(pb)]
+  var win = PaneWin(pane.buf)
   if win < 0 || pane.missing == 0
     Then()
     return
   endif
   var h = winheight(win)
   var w0 = line('w0', win)
-  var [i0, _, _, _] = RowAtLine(pane, max([1, w0 - h]))
-  var [i1, _, _, _] = RowAtLine(pane, min([pane.nlines, w0 + 2 * h]))
+  var [i0, _, _, _] = RowAtLine(pane.buf, max([1, w0 - h]))
+  var [i1, _, _, _] = RowAtLine(pane.buf, min([pane.nlines, w0 + 2 * h]))
   if i0 < 0
     Then()
     return
   endif
   if i1 < 0
-    i1 = Count(pane) - 1
+    i1 = Count(pane.buf) - 1
   endif
-  FillRuns(pane, MissingRuns(pane, i0, i1, PAGE), Then)
+  FillRuns(pane.buf, MissingRuns(pane.buf, i0, i1, PAGE), Then)
 enddef
 
-def FillRuns(pane: dict<any>, runs: list<any>, Then: func)
+def FillRuns(pb: number, runs: list<any>, Then: func)
+  var pane = store[string(pb)]
   if runs == []
     Then()
     return
   endif
-  Fetch(pane, 'rows', runs, pane.version, (got, ok) => {
+  Fetch(pane.buf, 'rows', runs, pane.version, (got, ok) => {
     if !ok
-      Reload(pane, Then)
+      Reload(pane.buf, Then)
       return
     endif
     var k = 0
     for [s, _] in runs
-      if !Fill(pane, s, got[k])
-        Reload(pane, Then)
+      if !Fill(pane.buf, s, got[k])
+        Reload(pane.buf, Then)
         return
       endif
       k += 1
@@ -1273,39 +1332,55 @@ enddef
 
 # In the background, between the pane's other operations: fetches the next
 # items not fetched yet, a page at a time, until the pane holds them all.
-def ScheduleFill(pane: dict<any>)
+def ScheduleFill(pb: number)
+  var pane = store[string(pb)]
   if pane.missing > 0 && pane.fill_timer == -1 && Opt('fill', 1) && !pane.closed
     pane.fill_timer = timer_start(Opt('fill_delay', 1), (_) => {
       pane.fill_timer = -1
       if pane.queue == [] && !pane.busy && pane.missing > 0
-        Enqueue(pane, FillOp)
+        Enqueue(pane.buf, FillOp)
       endif
     })
   endif
 enddef
 
-def FillOp(pane: dict<any>)
+def FillOp(pb: number)
+  var pane = store[string(pb)]
   if !pane.open
-    Done(pane)
+    Done(pane.buf)
     return
   endif
-  var first = FirstMissing(pane)
-  if first < 0
-    Done(pane)
-    return
-  endif
-  var runs = MissingRuns(pane, first, first + Opt('fill_page', 2000) - 1, PAGE)
-  FillView(pane, () => FillRuns(pane, runs, () => Done(pane)))
+  # The items in view first; then the first ones not fetched yet.
+  FillView(pane.buf, () => {
+    var first = FirstMissing(pane.buf)
+    if first < 0
+      Done(pane.buf)
+      return
+    endif
+    var start = reltime()
+    var page = pane.fill_page
+    FillRuns(pane.buf, MissingRuns(pane.buf, first, first + page - 1, PAGE), () => {
+      # Pages that keep Vim busy some 10 to 40 ms at a time.
+      var ms = reltimefloat(reltime(start)) * 1000
+      if ms < 10 && page < 2000
+        pane.fill_page = page * 2
+      elseif ms > 40 && page > 100
+        pane.fill_page = page / 2
+      endif
+      Done(pane.buf)
+    })
+  })
 enddef
 
-def ScrolledOp(pane: dict<any>)
-  FillView(pane, () => Done(pane))
+def ScrolledOp(pb: number)
+  var pane = store[string(pb)]
+  FillView(pane.buf, () => Done(pane.buf))
 enddef
 
 export def Scrolled()
   for pane in values(panes)
-    if pane.missing > 0 && PaneWin(pane) >= 0
-      Enqueue(pane, ScrolledOp)
+    if pane.missing > 0 && PaneWin(pane.buf) >= 0
+      Enqueue(pane.buf, ScrolledOp)
     endif
   endfor
 enddef
@@ -1313,7 +1388,8 @@ enddef
 # Reads the whole visible list again (at open, after a resize, or when the
 # pane fell behind), keeping the cursor where it was. The first items come
 # whole; a longer list comes as heights, and its items in view are fetched.
-def Reload(pane: dict<any>, Then: func)
+def Reload(pb: number, Then: func)
+  var pane = store[string(pb)]
   var eager = Opt('eager', 1000)
   Send('visibleRows', {uri: pane.uri, start: 0, count: eager, include: ['lines']}, (first, err) => {
     if pane.closed
@@ -1324,30 +1400,30 @@ def Reload(pane: dict<any>, Then: func)
       Then()
       return
     endif
-    var anchor = Anchor(pane)
+    var anchor = Anchor(pane.buf)
     var Finish = () => {
       pane.version = first.version
       pane.open = true
       if anchor != {}
-        var index = FindId(pane, anchor.id)
-        RestoreAt(pane, index >= 0 ? index : anchor.index, anchor.off, anchor.screen)
+        var index = FindId(pane.buf, anchor.id)
+        RestoreAt(pane.buf, index >= 0 ? index : anchor.index, anchor.off, anchor.screen)
       endif
-      FillView(pane, Then)
+      FillView(pane.buf, Then)
     }
     if first.total <= len(first.rows)
-      DrawAll(pane, ChunksOfRows(first.rows), Render(pane, first.rows, 0))
+      DrawAll(pane.buf, ChunksOfRows(first.rows), Render(pane.buf, first.rows, 0))
       Finish()
       return
     endif
-    Fetch(pane, 'heights', [[0, first.total]], first.version, (got, ok) => {
+    Fetch(pane.buf, 'heights', [[0, first.total]], first.version, (got, ok) => {
       if !ok
-        Reload(pane, Then)
+        Reload(pane.buf, Then)
         return
       endif
       var hs = got[0]
       var chunks = ChunksOfHeights(hs.heights, hs.tops, hs.end)
-      DrawAll(pane, chunks, {lines: repeat([''], hs.end - hs.tops[0]), emph: [], matches: []})
-      Fill(pane, 0, first.rows)
+      DrawAll(pane.buf, chunks, {lines: repeat([''], hs.end - hs.tops[0]), emph: [], matches: []})
+      Fill(pane.buf, 0, first.rows)
       Finish()
     })
   })
@@ -1355,7 +1431,8 @@ enddef
 
 # ---------------------------------------------------------------- diagnostics
 
-def ShowDiagnostics(pane: dict<any>, list: list<any>)
+def ShowDiagnostics(pb: number, list: list<any>)
+  var pane = store[string(pb)]
   pane.diagnostics = list
   var buf = pane.src
   if buf < 0 || !bufexists(buf)
@@ -1379,13 +1456,14 @@ enddef
 
 # ---------------------------------------------------------------- opening
 
-def OpenParams(pane: dict<any>): dict<any>
+def OpenParams(pb: number): dict<any>
+  var pane = store[string(pb)]
   var layout = copy(LAYOUT)
   layout.width = pane.width
   var params: dict<any> = {uri: pane.uri, layout: layout}
   if pane.src < 0
     params.watch = true
-  elseif FromDisk(pane)
+  elseif FromDisk(pane.buf)
     # The server reads the file itself: nothing to send.
   else
     params.text = BufferText(pane.src)
@@ -1394,7 +1472,8 @@ def OpenParams(pane: dict<any>): dict<any>
 enddef
 
 # A buffer whose text is its file's, byte for byte, is opened from the file.
-def FromDisk(pane: dict<any>): bool
+def FromDisk(pb: number): bool
+  var pane = store[string(pb)]
   var b = pane.src
   return pane.uri =~ '^file:' && !getbufvar(b, '&modified') && filereadable(pane.path)
     && getbufvar(b, '&fileformat') == 'unix' && getbufvar(b, '&eol')
@@ -1406,66 +1485,70 @@ def BufferText(buf: number): string
   return join(getbufline(buf, 1, '$'), "\n") .. "\n"
 enddef
 
-def OpenOp(pane: dict<any>)
+def OpenOp(pb: number)
+  var pane = store[string(pb)]
   if pane.src >= 0
     listener_flush(pane.src)
     pane.dirty = {}
     pane.need_text = false
   endif
-  pane.width = PaneWidth(pane)
-  Send('openOutline', OpenParams(pane), (result, err) => {
+  pane.width = PaneWidth(pane.buf)
+  Send('openOutline', OpenParams(pane.buf), (result, err) => {
     if pane.closed
       return
     endif
     if err != {}
       pane.open = false
       var data = get(err, 'data', {})
-      ShowDiagnostics(pane, type(data) == v:t_dict ? get(data, 'diagnostics', []) : [])
-      Clear(pane, '(' .. Friendly('openOutline', err) .. (pane.src >= 0 && get(err, 'code', 0) == -32011 ? '; :lopen lists them' : '') .. ')')
+      ShowDiagnostics(pane.buf, type(data) == v:t_dict ? get(data, 'diagnostics', []) : [])
+      Clear(pane.buf, '(' .. Friendly('openOutline', err) .. (pane.src >= 0 && get(err, 'code', 0) == -32011 ? '; :lopen lists them' : '') .. ')')
       if pane.src < 0
-        WatchBroken(pane)
+        WatchBroken(pane.buf)
       endif
-      Done(pane)
+      Done(pane.buf)
       return
     endif
-    StopWatchBroken(pane)
-    ShowDiagnostics(pane, result.diagnostics)
+    StopWatchBroken(pane.buf)
+    ShowDiagnostics(pane.buf, result.diagnostics)
     pane.version = -1
-    Reload(pane, () => {
+    Reload(pane.buf, () => {
       if !pane.shown_once
         pane.shown_once = true
-        SetCursor(pane, 1, 1)
+        SetCursor(pane.buf, 1, 1)
       endif
-      Done(pane)
+      Done(pane.buf)
     })
   })
 enddef
 
 # A file pane whose file is missing or broken tries again when the file
 # changes (the server watches only outlines it could open).
-def WatchBroken(pane: dict<any>)
+def WatchBroken(pb: number)
+  var pane = store[string(pb)]
   pane.file_stamp = [getftime(pane.path), getfsize(pane.path)]
   if pane.poll_timer == -1
-    pane.poll_timer = timer_start(Opt('poll', 500), (_) => PollBroken(pane), {repeat: -1})
+    pane.poll_timer = timer_start(Opt('poll', 500), (_) => PollBroken(pane.buf), {repeat: -1})
   endif
 enddef
 
-def StopWatchBroken(pane: dict<any>)
+def StopWatchBroken(pb: number)
+  var pane = store[string(pb)]
   if pane.poll_timer != -1
     timer_stop(pane.poll_timer)
     pane.poll_timer = -1
   endif
 enddef
 
-def PollBroken(pane: dict<any>)
+def PollBroken(pb: number)
+  var pane = store[string(pb)]
   if pane.closed || pane.open
-    StopWatchBroken(pane)
+    StopWatchBroken(pane.buf)
     return
   endif
   var stamp = [getftime(pane.path), getfsize(pane.path)]
   if stamp != pane.file_stamp && !pane.busy && pane.queue == []
     pane.file_stamp = stamp
-    Enqueue(pane, OpenOp)
+    Enqueue(pane.buf, OpenOp)
   endif
 enddef
 
@@ -1499,22 +1582,24 @@ def OnLines(pane_buf: number, buf: number, start: number, end: number, added: nu
       dirty.hi = dirty.hi + d
     endif
   endfor
-  Debounce(pane)
+  Debounce(pane.buf)
 enddef
 
-def Debounce(pane: dict<any>)
+def Debounce(pb: number)
+  var pane = store[string(pb)]
   if pane.timer != -1
     timer_stop(pane.timer)
   endif
   pane.timer = timer_start(Opt('debounce', 150), (_) => {
     pane.timer = -1
-    Enqueue(pane, SyncOp)
+    Enqueue(pane.buf, SyncOp)
   })
 enddef
 
 # Sends what changed before an operation that needs the server's text to be
 # the buffer's (a jump, the cursor followed).
-def Flush(pane: dict<any>)
+def Flush(pb: number)
+  var pane = store[string(pb)]
   if pane.src < 0
     return
   endif
@@ -1522,19 +1607,20 @@ def Flush(pane: dict<any>)
   if pane.timer != -1
     timer_stop(pane.timer)
     pane.timer = -1
-    Enqueue(pane, SyncOp)
+    Enqueue(pane.buf, SyncOp)
   endif
 enddef
 
-def SyncOp(pane: dict<any>)
+def SyncOp(pb: number)
+  var pane = store[string(pb)]
   if pane.src < 0 || !bufexists(pane.src)
-    Done(pane)
+    Done(pane.buf)
     return
   endif
   listener_flush(pane.src)
   if !pane.open
     pane.dirty = {}
-    OpenOp(pane)
+    OpenOp(pane.buf)
     return
   endif
   var params: dict<any> = {uri: pane.uri}
@@ -1546,7 +1632,7 @@ def SyncOp(pane: dict<any>)
     var text = d.hi > d.lo ? join(getbufline(pane.src, d.lo + 1, d.hi), "\n") .. "\n" : ''
     params.edits = [{range: {start: {line: d.olo, character: 0}, end: {line: d.ohi, character: 0}}, text: text}]
   else
-    Done(pane)
+    Done(pane.buf)
     return
   endif
   pane.dirty = {}
@@ -1562,20 +1648,20 @@ def SyncOp(pane: dict<any>)
       if code == -32010
         # The server lost the outline (restarted): open it again.
         pane.open = false
-        OpenOp(pane)
+        OpenOp(pane.buf)
         return
       elseif has_key(params, 'edits') && index([-32602, -32013, -32800], code) >= 0
         # The server's text is not the one the edits were made on: send it all.
         pane.need_text = true
-        SyncOp(pane)
+        SyncOp(pane.buf)
         return
       endif
       Say(Friendly('changeOutline', err))
-      Done(pane)
+      Done(pane.buf)
       return
     endif
-    ShowDiagnostics(pane, result.diagnostics)
-    Apply(pane, result, (_) => Done(pane))
+    ShowDiagnostics(pane.buf, result.diagnostics)
+    Apply(pane.buf, result, (_) => Done(pane.buf))
   })
 enddef
 
@@ -1591,27 +1677,28 @@ def Reloaded(pane_buf: number)
     timer_stop(pane.timer)
     pane.timer = -1
   endif
-  if FromDisk(pane)
+  if FromDisk(pane.buf)
     # The server reads the file again itself (the pane keeps its items by id).
-    Enqueue(pane, OpenOp)
+    Enqueue(pane.buf, OpenOp)
   else
     pane.need_text = true
-    Enqueue(pane, SyncOp)
+    Enqueue(pane.buf, SyncOp)
   endif
 enddef
 
-def ChangedOp(pane: dict<any>, params: dict<any>)
-  ShowDiagnostics(pane, get(params, 'diagnostics', []))
+def ChangedOp(pb: number, params: dict<any>)
+  var pane = store[string(pb)]
+  ShowDiagnostics(pane.buf, get(params, 'diagnostics', []))
   if !pane.open
-    Done(pane)
+    Done(pane.buf)
     return
   endif
   if pane.src >= 0 && (pane.dirty != {} || getbufvar(pane.src, '&modified'))
     pane.need_text = true
-    Apply(pane, params, (_) => SyncOp(pane))
+    Apply(pane.buf, params, (_) => SyncOp(pane.buf))
     return
   endif
-  Apply(pane, params, (_) => Done(pane))
+  Apply(pane.buf, params, (_) => Done(pane.buf))
 enddef
 
 # ---------------------------------------------------------------- keys
@@ -1634,41 +1721,45 @@ export def EndTypeAhead()
   ForCommand()
 enddef
 
-def CursorRow(pane: dict<any>): list<any>
-  var win = PaneWin(pane)
+def CursorRow(pb: number): list<any>
+  var pane = store[string(pb)]
+  var win = PaneWin(pane.buf)
   if win < 0
     return [-1, v:null, 0, 0]
   endif
-  return RowAtLine(pane, line('.', win))
+  return RowAtLine(pane.buf, line('.', win))
 enddef
 
 # Runs Cb(index, item) with the item under the cursor, fetched first if
 # need be; without one, the operation is done.
-def WithCursorRow(pane: dict<any>, Cb: func)
-  var [index, r, _, _] = CursorRow(pane)
+def WithCursorRow(pb: number, Cb: func)
+  var pane = store[string(pb)]
+  var [index, r, _, _] = CursorRow(pane.buf)
   if index < 0 || !pane.open
-    Done(pane)
+    Done(pane.buf)
   elseif type(r) == v:t_dict
     Cb(index, r)
   else
-    FillRuns(pane, [[index, 1]], () => {
-      var fetched = RowAt(pane, index)
+    FillRuns(pane.buf, [[index, 1]], () => {
+      var fetched = RowAt(pane.buf, index)
       if type(fetched) == v:t_dict
         Cb(index, fetched)
       else
-        Done(pane)
+        Done(pane.buf)
       endif
     })
   endif
 enddef
 
 # Fetches what came into view, then the operation is done.
-def Settle(pane: dict<any>)
-  FillView(pane, () => Done(pane))
+def Settle(pb: number)
+  var pane = store[string(pb)]
+  FillView(pane.buf, () => Done(pane.buf))
 enddef
 
-def ViewParams(pane: dict<any>, params: dict<any>): dict<any>
-  var win = PaneWin(pane)
+def ViewParams(pb: number, params: dict<any>): dict<any>
+  var pane = store[string(pb)]
+  var win = PaneWin(pane.buf)
   if win >= 0
     params.scrollTop = line('w0', win) - 1
     params.viewportHeight = winheight(win)
@@ -1676,14 +1767,15 @@ def ViewParams(pane: dict<any>, params: dict<any>): dict<any>
   return params
 enddef
 
-def ToggleOp(how: string, pane: dict<any>)
-  WithCursorRow(pane, (index, r) => {
+def ToggleOp(how: string, pb: number)
+  var pane = store[string(pb)]
+  WithCursorRow(pane.buf, (index, r) => {
     if r.kind != 'group' && type(r.parent) != v:t_string
-      Done(pane)
+      Done(pane.buf)
       return
     endif
     var id = r.kind == 'group' ? r.id : r.parent
-    var params = ViewParams(pane, {uri: pane.uri, section: id})
+    var params = ViewParams(pane.buf, {uri: pane.uri, section: id})
     if how != ''
       params.expanded = how == 'open'
     endif
@@ -1693,15 +1785,15 @@ def ToggleOp(how: string, pane: dict<any>)
       endif
       if err != {}
         Say(Friendly('toggle', err))
-        Done(pane)
+        Done(pane.buf)
         return
       endif
-      Apply(pane, result, (changes) => {
+      Apply(pane.buf, result, (changes) => {
         if type(changes) == v:t_list
           var gi = r.kind == 'group' ? MapIndex(index, changes)[0] : ToggledIndex(result, changes)
-          ShowIndex(pane, gi, get(result, 'scrollTop', -1) + 1)
+          ShowIndex(pane.buf, gi, get(result, 'scrollTop', -1) + 1)
         endif
-        Settle(pane)
+        Settle(pane.buf)
       })
     })
   })
@@ -1723,9 +1815,10 @@ def ToggledIndex(result: dict<any>, changes: list<any>): number
   return -1
 enddef
 
-def AllOp(method: string, pane: dict<any>)
+def AllOp(method: string, pb: number)
+  var pane = store[string(pb)]
   if !pane.open
-    Done(pane)
+    Done(pane.buf)
     return
   endif
   Send(method, {uri: pane.uri}, (result, err) => {
@@ -1738,15 +1831,16 @@ def AllOp(method: string, pane: dict<any>)
       else
         Say(Friendly(method, err))
       endif
-      Done(pane)
+      Done(pane.buf)
       return
     endif
-    Apply(pane, result, (_) => Done(pane))
+    Apply(pane.buf, result, (_) => Done(pane.buf))
   })
 enddef
 
-def NavigateOp(key: any, pane: dict<any>)
-  WithCursorRow(pane, (index, r) => {
+def NavigateOp(key: any, pb: number)
+  var pane = store[string(pb)]
+  WithCursorRow(pane.buf, (index, r) => {
     Send('navigate', {uri: pane.uri, from: r.id, key: key}, (result, err) => {
       if pane.closed
         return
@@ -1757,16 +1851,16 @@ def NavigateOp(key: any, pane: dict<any>)
         else
           Say(Friendly('navigate', err))
         endif
-        Done(pane)
+        Done(pane.buf)
         return
       endif
       pane.focus = result.focus
-      Apply(pane, result, (_) => {
-        ShowIndex(pane, result.index)
+      Apply(pane.buf, result, (_) => {
+        ShowIndex(pane.buf, result.index)
         if type(key) == v:t_dict && result.focus == r.id && stridx(tolower(r.title), tolower(key.type)) != 0
           Say('no item starts with "' .. key.type .. '"')
         endif
-        Settle(pane)
+        Settle(pane.buf)
       })
     })
   })
@@ -1779,18 +1873,20 @@ def Nav(key: string, count: number = 1)
     return
   endif
   for _ in range(max([count, 1]))
-    Enqueue(pane, function(NavigateOp, [key]))
+    Enqueue(pane.buf, function(NavigateOp, [key]))
   endfor
 enddef
 
 # ---- type-ahead: letters go to the item whose title starts with them.
 
-def TypeAheadActive(pane: dict<any>): bool
+def TypeAheadActive(pb: number): bool
+  var pane = store[string(pb)]
   return pane.typed != '' && reltimefloat(reltime(pane.typed_at)) * 1000 < Opt('typeahead_timeout', 1000)
 enddef
 
-def TypeAhead(pane: dict<any>, ch: string)
-  if !TypeAheadActive(pane)
+def TypeAhead(pb: number, ch: string)
+  var pane = store[string(pb)]
+  if !TypeAheadActive(pane.buf)
     pane.typed = ''
   endif
   var text = pane.typed .. ch
@@ -1798,7 +1894,7 @@ def TypeAhead(pane: dict<any>, ch: string)
   pane.typed_at = reltime()
   # The same letter again goes on to the next item that starts with it.
   var same = text == repeat(ch, strchars(text))
-  Enqueue(pane, function(NavigateOp, [{type: same ? ch : text}]))
+  Enqueue(pane.buf, function(NavigateOp, [{type: same ? ch : text}]))
 enddef
 
 const COMMANDS = 'jkhlGopq'
@@ -1809,8 +1905,8 @@ export def Key(ch: string)
   if pane == {}
     return
   endif
-  if TypeAheadActive(pane) || stridx(COMMANDS, ch) < 0
-    TypeAhead(pane, ch)
+  if TypeAheadActive(pane.buf) || stridx(COMMANDS, ch) < 0
+    TypeAhead(pane.buf, ch)
   elseif ch == 'j'
     Nav('down', v:count1)
   elseif ch == 'k'
@@ -1837,7 +1933,7 @@ enddef
 # Digits and - . _ + keep their Vim meaning unless a type-ahead is under way.
 export def KeyExpr(ch: string): string
   var pane = Current()
-  if pane != {} && TypeAheadActive(pane)
+  if pane != {} && TypeAheadActive(pane.buf)
     return "\<Cmd>call outline#Key(" .. string(ch) .. ")\r"
   endif
   return ch
@@ -1854,7 +1950,7 @@ export def Find()
     return
   endif
   pane.typed = ''
-  TypeAhead(pane, ch)
+  TypeAhead(pane.buf, ch)
 enddef
 
 # ---- toggles
@@ -1864,21 +1960,21 @@ enddef
 export def Toggle(how: string = '')
   var pane = ForCommand()
   if pane != {}
-    Enqueue(pane, function(ToggleOp, [how]))
+    Enqueue(pane.buf, function(ToggleOp, [how]))
   endif
 enddef
 
 export def ExpandAll()
   var pane = ForCommand()
   if pane != {}
-    Enqueue(pane, function(AllOp, ['expandAll']))
+    Enqueue(pane.buf, function(AllOp, ['expandAll']))
   endif
 enddef
 
 export def CollapseAll()
   var pane = ForCommand()
   if pane != {}
-    Enqueue(pane, function(AllOp, ['collapseAll']))
+    Enqueue(pane.buf, function(AllOp, ['collapseAll']))
   endif
 enddef
 
@@ -1892,7 +1988,7 @@ export def Enter()
   if pane == {}
     return
   endif
-  var [index, r, _, _] = CursorRow(pane)
+  var [index, r, _, _] = CursorRow(pane.buf)
   if index >= 0 && r.kind == 'row'
     Source(true)
   else
@@ -1922,16 +2018,17 @@ enddef
 export def Filter(query: string)
   var pane = Current()
   if pane != {}
-    Enqueue(pane, function(FilterOp, [query]))
+    Enqueue(pane.buf, function(FilterOp, [query]))
   endif
 enddef
 
-def FilterOp(query: string, pane: dict<any>)
+def FilterOp(query: string, pb: number)
+  var pane = store[string(pb)]
   if !pane.open
-    Done(pane)
+    Done(pane.buf)
     return
   endif
-  var params = ViewParams(pane, {uri: pane.uri, query: query})
+  var params = ViewParams(pane.buf, {uri: pane.uri, query: query})
   params.scrollTop = 0
   Send('filterOutline', params, (result, err) => {
     if pane.closed
@@ -1939,7 +2036,7 @@ def FilterOp(query: string, pane: dict<any>)
     endif
     if err != {}
       Say(Friendly('filter', err))
-      Done(pane)
+      Done(pane.buf)
       return
     endif
     pane.query = query
@@ -1949,27 +2046,28 @@ def FilterOp(query: string, pane: dict<any>)
     endfor
     # Items drawn from now on show their matches; those already drawn are
     # painted after.
-    pane.matches = {}
-    Apply(pane, result, (_) => {
-      pane.matches = matches
-      PaintMatches(pane, result.matches)
+    match_store[string(pane.buf)] = {}
+    Apply(pane.buf, result, (_) => {
+      match_store[string(pane.buf)] = matches
+      PaintMatches(pane.buf, result.matches)
       if query == ''
         Say('filter cleared', 'None')
       elseif result.total == 0
-        Clear(pane, EmptyText(pane))
+        Clear(pane.buf, EmptyText(pane.buf))
         Say('no item matches "' .. query .. '"')
       else
         var n = len(result.matches)
         Say(printf('%s%d item%s match "%s"', n >= PAGE ? 'the first ' : '', n, n == 1 ? '' : 's', query), 'None')
-        ShowIndex(pane, result.matches != [] ? result.matches[0].index : 0, 1)
+        ShowIndex(pane.buf, result.matches != [] ? result.matches[0].index : 0, 1)
       endif
-      Settle(pane)
+      Settle(pane.buf)
     })
   })
 enddef
 
 # Highlights the filter matches of the rows shown (in list order).
-def PaintMatches(pane: dict<any>, matches: list<any>)
+def PaintMatches(pb: number, matches: list<any>)
+  var pane = store[string(pb)]
   if pane.nlines > 0
     prop_remove({type: 'outline_match', bufnr: pane.buf, all: true}, 1, pane.nlines)
   endif
@@ -2003,9 +2101,9 @@ def PaintMatches(pane: dict<any>, matches: list<any>)
     endif
   endfor
   if props != []
-    Writable(pane, true)
+    Writable(pane.buf, true)
     prop_add_list({type: 'outline_match', bufnr: pane.buf}, props)
-    Writable(pane, false)
+    Writable(pane.buf, false)
   endif
 enddef
 
@@ -2017,26 +2115,28 @@ export def Source(go: bool)
   if pane == {}
     return
   endif
-  Flush(pane)
-  Enqueue(pane, function(SourceOp, [go]))
+  Flush(pane.buf)
+  Enqueue(pane.buf, function(SourceOp, [go]))
 enddef
 
-def SourceOp(go: bool, pane: dict<any>)
-  WithCursorRow(pane, (index, r) => SourceOf(go, pane, index, r))
+def SourceOp(go: bool, pb: number)
+  var pane = store[string(pb)]
+  WithCursorRow(pane.buf, (index, r) => SourceOf(go, pane.buf, index, r))
 enddef
 
-def SourceOf(go: bool, pane: dict<any>, index: number, r: dict<any>)
+def SourceOf(go: bool, pb: number, index: number, r: dict<any>)
+  var pane = store[string(pb)]
   Send('visibleRows', {uri: pane.uri, start: index, count: 1, include: ['range']}, (result, err) => {
     if pane.closed
       return
     endif
-    Done(pane)
+    Done(pane.buf)
     if err != {} || result.rows == [] || result.rows[0].id != r.id
       Say(err != {} ? Friendly('visibleRows', err) : 'the outline changed; try again')
       return
     endif
     var pos = result.rows[0].range.start
-    var win = SourceWindow(pane)
+    var win = SourceWindow(pane.buf)
     if win < 0
       return
     endif
@@ -2051,7 +2151,8 @@ enddef
 
 # The window showing the pane's YAML, opened in the previous window (or a
 # new one) when none does.
-def SourceWindow(pane: dict<any>): number
+def SourceWindow(pb: number): number
+  var pane = store[string(pb)]
   var buf = pane.src >= 0 ? pane.src : bufnr(pane.path)
   if buf > 0
     var ws = win_findbuf(buf)
@@ -2059,7 +2160,7 @@ def SourceWindow(pane: dict<any>): number
       return ws[0]
     endif
   endif
-  var pane_win = PaneWin(pane)
+  var pane_win = PaneWin(pane.buf)
   var prev = win_getid(winnr('#'))
   var target = prev != 0 && prev != pane_win ? prev : 0
   if target == 0
@@ -2100,16 +2201,17 @@ export def CursorMoved()
       endif
       pane.follow_timer = timer_start(Opt('follow_delay', 150), (_) => {
         pane.follow_timer = -1
-        Flush(pane)
-        Enqueue(pane, FollowOp)
+        Flush(pane.buf)
+        Enqueue(pane.buf, FollowOp)
       })
     endif
   endfor
 enddef
 
-def FollowOp(pane: dict<any>)
-  if !pane.open || PaneWin(pane) < 0
-    Done(pane)
+def FollowOp(pb: number)
+  var pane = store[string(pb)]
+  if !pane.open || PaneWin(pane.buf) < 0
+    Done(pane.buf)
     return
   endif
   var [line, character] = pane.follow_pos
@@ -2118,25 +2220,25 @@ def FollowOp(pane: dict<any>)
       return
     endif
     if err != {} || type(item) != v:t_dict
-      Done(pane)
+      Done(pane.buf)
       return
     endif
     if type(item.index) == v:t_number
-      ShowIndex(pane, item.index)
-      Settle(pane)
+      ShowIndex(pane.buf, item.index)
+      Settle(pane.buf)
       return
     endif
-    Send('revealItem', ViewParams(pane, {uri: pane.uri, id: item.id}), (result, err2) => {
+    Send('revealItem', ViewParams(pane.buf, {uri: pane.uri, id: item.id}), (result, err2) => {
       if pane.closed
         return
       endif
       if err2 != {}
-        Done(pane)
+        Done(pane.buf)
         return
       endif
-      Apply(pane, result, (_) => {
-        ShowIndex(pane, result.index, get(result, 'scrollTop', -1) + 1)
-        Settle(pane)
+      Apply(pane.buf, result, (_) => {
+        ShowIndex(pane.buf, result.index, get(result, 'scrollTop', -1) + 1)
+        Settle(pane.buf)
       })
     })
   })
@@ -2144,15 +2246,17 @@ enddef
 
 # ---- layout
 
-def PaneWidth(pane: dict<any>): number
-  var win = PaneWin(pane)
+def PaneWidth(pb: number): number
+  var pane = store[string(pb)]
+  var win = PaneWin(pane.buf)
   return win >= 0 ? winwidth(win) : Opt('width', 40)
 enddef
 
-def RelayoutOp(pane: dict<any>)
-  var width = PaneWidth(pane)
+def RelayoutOp(pb: number)
+  var pane = store[string(pb)]
+  var width = PaneWidth(pane.buf)
   if !pane.open || width == pane.width
-    Done(pane)
+    Done(pane.buf)
     return
   endif
   pane.width = width
@@ -2161,17 +2265,17 @@ def RelayoutOp(pane: dict<any>)
       return
     endif
     if err != {} || result.version == pane.version
-      Done(pane)
+      Done(pane.buf)
       return
     endif
-    Reload(pane, () => Done(pane))
+    Reload(pane.buf, () => Done(pane.buf))
   })
 enddef
 
 export def RelayoutAll()
   for pane in values(panes)
-    if PaneWin(pane) >= 0 && PaneWidth(pane) != pane.width
-      Enqueue(pane, RelayoutOp)
+    if PaneWin(pane.buf) >= 0 && PaneWidth(pane.buf) != pane.width
+      Enqueue(pane.buf, RelayoutOp)
     endif
   endfor
 enddef
@@ -2229,7 +2333,7 @@ def Closed(buf: number)
   endif
   pane.closed = true
   remove(panes, string(buf))
-  StopWatchBroken(pane)
+  StopWatchBroken(pane.buf)
   for t in [pane.timer, pane.follow_timer, pane.fill_timer]
     if t != -1
       timer_stop(t)
@@ -2256,7 +2360,7 @@ export def SourceWiped(src: number)
   for pane in values(panes)
     if pane.src == src
       pane.src = -2
-      var win = PaneWin(pane)
+      var win = PaneWin(pane.buf)
       if win >= 0 && winnr('$') > 1
         win_execute(win, 'close')
       endif
@@ -2351,7 +2455,7 @@ export def Open(file: string)
   var uri = path == '' ? 'untitled:' .. src : Uri(path)
   for pane in values(panes)
     if pane.uri == uri
-      var win = PaneWin(pane)
+      var win = PaneWin(pane.buf)
       if win >= 0
         win_gotoid(win)
       else
@@ -2377,11 +2481,14 @@ export def Open(file: string)
   var pane: dict<any> = {buf: buf, src: src, path: path, uri: uri, open: false, closed: false,
     version: -1, width: winwidth(0), chunks: [], nlines: 0, queue: [], busy: false,
     dirty: {}, need_text: false, timer: -1, follow_timer: -1, follow_pos: [0, 0],
-    poll_timer: -1, fill_timer: -1, missing: 0, file_stamp: [], listener: 0, query: '', matches: {}, diagnostics: [],
-    focus: v:null, typed: '', typed_at: reltime(), shown_once: false, sent: {text: 0, edits: 0}}
+    poll_timer: -1, fill_timer: -1, missing: 0, file_stamp: [], listener: 0, query: '', diagnostics: [],
+    focus: v:null, typed: '', typed_at: reltime(), shown_once: false, sent: {text: 0, edits: 0},
+    fill_page: Opt('fill_page', 500)}
   panes[string(buf)] = pane
+  store[string(buf)] = pane
+  match_store[string(buf)] = {}
   Keys()
-  Clear(pane, '(opening ' .. fnamemodify(path == '' ? uri : path, ':~:.') .. '…)')
+  Clear(pane.buf, '(opening ' .. fnamemodify(path == '' ? uri : path, ':~:.') .. '…)')
   execute 'autocmd BufWipeout <buffer=' .. buf .. '> ++once call outline#ClosedPane(' .. buf .. ')'
   augroup OutlineFollow
     autocmd!
@@ -2395,5 +2502,5 @@ export def Open(file: string)
       execute 'autocmd BufWipeout <buffer=' .. src .. '> call outline#SourceWiped(' .. src .. ')'
     augroup END
   endif
-  Enqueue(pane, OpenOp)
+  Enqueue(pane.buf, OpenOp)
 enddef
