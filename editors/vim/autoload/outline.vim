@@ -2057,7 +2057,7 @@ def FilterOp(query: string, pb: number)
         Say('no item matches "' .. query .. '"')
       else
         var n = len(result.matches)
-        Say(printf('%s%d item%s match "%s"', n >= PAGE ? 'the first ' : '', n, n == 1 ? '' : 's', query), 'None')
+        Say(printf('%s%d %s "%s"', n >= PAGE ? 'the first ' : '', n, n == 1 ? 'item matches' : 'items match', query), 'None')
         ShowIndex(pane.buf, result.matches != [] ? result.matches[0].index : 0, 1)
       endif
       Settle(pane.buf)
