@@ -2153,7 +2153,14 @@ enddef
 # new one) when none does.
 def SourceWindow(pb: number): number
   var pane = store[string(pb)]
-  var buf = pane.src >= 0 ? pane.src : bufnr(pane.path)
+  var buf = pane.src
+  if buf < 0
+    for b in getbufinfo()
+      if b.name != '' && fnamemodify(b.name, ':p') == pane.path
+        buf = b.bufnr
+      endif
+    endfor
+  endif
   if buf > 0
     var ws = win_findbuf(buf)
     if ws != []
