@@ -2340,6 +2340,10 @@ def Closed(buf: number)
   endif
   pane.closed = true
   remove(panes, string(buf))
+  # Callbacks under way find it closed; its rows can go.
+  pane.chunks = []
+  pane.queue = []
+  match_store[string(buf)] = {}
   StopWatchBroken(pane.buf)
   for t in [pane.timer, pane.follow_timer, pane.fill_timer]
     if t != -1
