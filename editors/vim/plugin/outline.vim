@@ -1,5 +1,5 @@
 vim9script
-# :Outline [FILE] opens the outline pane (see autoload/outline.vim).
+# :Outline [FILE] opens the outline pane (see doc/outline.txt).
 if exists('g:loaded_outline_server')
   finish
 endif
