@@ -348,8 +348,37 @@ local function apply_changes(rows, changes)
   return rows
 end
 
+-- The view is anchored on an item: its index in `pane.rows` is carried
+-- through each answer's changes until the pane is drawn (the item itself
+-- may be a stub by then, whose id is not known yet).
+local function anchor_start(pane)
+  if pane.focus_pos then return end
+  pane.focus_pos = (cursor_item(pane)) or 1
+  pane.focus_lost = false
+end
+
+local function anchor_track(pane, changes)
+  local f = pane.focus_pos
+  for _, ch in ipairs(changes) do
+    local s, c = ch.start, ch.count
+    if ch.kind == 'delete' then
+      if f > s + c then
+        f = f - c
+      elseif f > s then
+        -- The item went: the one before the block (its group, for a close).
+        f = math.max(1, s)
+        pane.focus_lost = true
+      end
+    elseif f > s then
+      f = f + c
+    end
+  end
+  pane.focus_pos = f
+end
+
 -- Forgets every item: all are fetched again (a new width, a re-open).
 local function resync(pane, total)
+  anchor_start(pane)
   local rows = {}
   for i = 1, total do rows[i] = false end
   pane.rows = rows
@@ -365,6 +394,8 @@ local function apply(pane, res)
   if res.version and res.version < pane.version then return end -- an older state
   local changes = res.changes
   if changes and #changes > 0 then
+    anchor_start(pane)
+    anchor_track(pane, changes)
     pane.rows = apply_changes(pane.rows, changes)
     pane.dirty = true
   end
@@ -479,12 +510,7 @@ local function focus_index(pane)
     local i = find_id(rows, target.id, nil, nil, target.hint)
     if i then return i end
   end
-  local i, row = cursor_item(pane)
-  if not i then return 1 end
-  if rows[i] == row then return i end
-  for j = 1, #rows do
-    if rows[j] == row then return j end
-  end
+  local i = pane.focus_pos or cursor_item(pane) or 1
   return math.max(1, math.min(i, #rows))
 end
 
@@ -554,7 +580,8 @@ function pump(pane)
       end
       if above and above.stub and above.asked ~= pane.version then
         a = focus - d
-        while a > 1 and focus - a < page - 1 and rows[a - 1].stub and rows[a - 1].asked ~= pane.version do
+        local b0 = a
+        while a > 1 and b0 - a < page - 1 and rows[a - 1].stub and rows[a - 1].asked ~= pane.version do
           a = a - 1
         end
         break
@@ -618,6 +645,8 @@ end
 -- last action asked).
 function draw(pane)
   pane.dirty = false
+  local focus_pos, focus_lost = pane.focus_pos, pane.focus_lost
+  pane.focus_pos, pane.focus_lost = nil, nil
   local rows, drawn = pane.rows, pane.drawn
   local win = pane_win(pane)
   local anchor
@@ -697,7 +726,9 @@ function draw(pane)
   end
   if anchor then
     local i
-    if anchor.index <= p then
+    if focus_pos and not focus_lost then
+      i = math.min(focus_pos, m)
+    elseif anchor.index <= p then
       i = anchor.index
     elseif anchor.index > n - s then
       i = anchor.index + (m - n)
@@ -715,7 +746,7 @@ function draw(pane)
         end
       end
       if i and rows[i].id ~= row.id then anchor.offset = 0 end
-      i = i or math.min(anchor.index, m)
+      i = i or math.min(focus_pos or anchor.index, m)
     end
     place(pane, win, i, nil, anchor.offset, anchor.screen)
   end
