@@ -416,6 +416,19 @@ local function contacts(tmp)
   wait_idle(pane)
   eq(stats.full, full_before + 1, 'after :e!, edits again')
   check(stats.edits > edits_before, 'after :e!, the edit went out as edits')
+  -- A big buffer read again goes the other way: the server reads the file.
+  -- (Here "big" is made small.)
+  outline.config.reopen_size = 0
+  local reopens = stats.reopens
+  press(':e!<CR>')
+  wait_for(function() return lines(pane)[1] == '▾ My Friends  4/10' end, 'the pane after :e! of a "big" buffer')
+  wait_idle(pane)
+  eq({ stats.full, stats.reopens }, { full_before + 1, reopens + 1 }, ':e! of a big buffer: the file opened again')
+  outline.config.reopen_size = 1024 * 1024
+  press('16G$ciwMates<Esc>')
+  wait_for(function() return lines(pane)[1] == '▾ My Mates  4/10' end, 'an edit after :e! of a "big" buffer')
+  wait_idle(pane)
+  eq(stats.full, full_before + 1, 'edits again')
   -- Changes Neovim reports oddly (every line deleted, then typed again).
   -- Every line deleted (Neovim reports it oddly): an empty text is an
   -- error, and the pane keeps the last good outline; undo brings it back.

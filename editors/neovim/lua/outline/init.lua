@@ -35,8 +35,9 @@ M.config = {
   max_wait = 1000, -- ms: a buffer being typed in is sent at least this often
   follow = true, -- the pane shows the item under the cursor of the YAML buffer
   follow_delay = 150, -- ms after the cursor stops before the pane follows it
-  page = 1000, -- items per visibleRows request (at most 10,000)
+  page = 500, -- items per visibleRows request (at most 10,000)
   prefetch = true, -- fetch the text of every visible item in the background
+  reopen_size = 1024 * 1024, -- bytes: a bigger buffer reloaded from its file is read by the server
   typeahead_timeout = 1000, -- ms within which typed letters make one search
   position = 'right', -- 'right' or 'left'
 }
@@ -52,6 +53,9 @@ local ns_hl = api.nvim_create_namespace('outline-highlight')
 local group = api.nvim_create_augroup('OutlinePane', { clear = true })
 
 M.stderr = ''
+-- trace(event, what): called on each request sent and answered and each
+-- draw, when set (bench/bench.lua times the pane with it).
+M.trace = nil
 
 ---------------------------------------------------------------------------
 -- Messages
@@ -60,8 +64,18 @@ local function say(msg, level)
   vim.notify('outline: ' .. msg, level or vim.log.levels.WARN)
 end
 
+-- 65119 → "65,119"
+local function thousands(n)
+  local s = tostring(n)
+  while true do
+    local t = s:gsub('^(%d+)(%d%d%d)', '%1,%2')
+    if t == s then return s end
+    s = t
+  end
+end
+
 local function plural(n, word)
-  return n .. ' ' .. word .. (n == 1 and '' or 's')
+  return thousands(n) .. ' ' .. word .. (n == 1 and '' or 's')
 end
 
 local function diagnostic_lines(name, list)
@@ -216,13 +230,15 @@ end
 local function update_status(pane)
   local win = pane_win(pane)
   if not win then return end
-  local parts = { ' ' .. pane.name }
+  -- What matters first: a narrow window cuts the end.
+  local parts = {}
   if pane.open then
     parts[#parts + 1] = plural(#pane.rows, 'item')
     if pane.query then parts[#parts + 1] = 'filter “' .. pane.query .. '”' end
   end
   if pane.errors and pane.errors > 0 then parts[#parts + 1] = plural(pane.errors, 'error') end
-  local text = table.concat(parts, '  ·  '):gsub('%%', '%%%%')
+  parts[#parts + 1] = pane.name
+  local text = (' ' .. table.concat(parts, ' · ')):gsub('%%', '%%%%')
   api.nvim_win_set_option(win, 'statusline', text)
 end
 
@@ -279,7 +295,9 @@ local function request(pane, method, params, on_result, on_error)
   if not c then return nil end
   pane.busy = pane.busy + 1
   pane.stats.requests[method] = (pane.stats.requests[method] or 0) + 1
+  if M.trace then M.trace('send', method) end
   return c:request(method, params, function(err, result)
+    if M.trace then M.trace('answer', method) end
     pane.busy = pane.busy - 1
     if pane.closed then return end
     if err then
@@ -382,6 +400,7 @@ local function resync(pane, total)
   local rows = {}
   for i = 1, total do rows[i] = false end
   pane.rows = rows
+  pane.survey = nil
   pane.dirty = true
   pane.unknown_asked = nil
   pump(pane)
@@ -392,6 +411,7 @@ end
 local function apply(pane, res)
   if not res then return end
   if res.version and res.version < pane.version then return end -- an older state
+  pane.survey = nil
   local changes = res.changes
   if changes and #changes > 0 then
     anchor_start(pane)
@@ -469,14 +489,16 @@ local function fetch_heights(pane, a, b)
     for k, h in ipairs(res.heights) do
       if rows[a + k] == false then rows[a + k] = { stub = true, height = h } end
     end
+    pane.survey = nil
     pump(pane)
   end)
 end
 
--- Runs of `false` items: list of {a, b} (0-based, end exclusive), their
--- count, and the count of stubs not yet asked for at `version`.
-local function unknown_runs(rows, version)
-  local runs, count, stubs, i, n = {}, 0, 0, 1, #rows
+-- One pass over the list: the runs of `false` items ({a, b}, 0-based, end
+-- exclusive) and their count; the count of stubs not yet asked for at
+-- `version`, and the nearest of them at or after `focus` and before it.
+local function survey(rows, version, focus)
+  local runs, count, stubs, after, before, i, n = {}, 0, 0, nil, nil, 1, #rows
   while i <= n do
     local r = rows[i]
     if r == false then
@@ -486,11 +508,23 @@ local function unknown_runs(rows, version)
       count = count + j - i + 1
       i = j + 1
     else
-      if r.stub and r.asked ~= version then stubs = stubs + 1 end
+      if r.stub and r.asked ~= version then
+        stubs = stubs + 1
+        if i >= focus then
+          after = after or i
+        else
+          before = i
+        end
+      end
       i = i + 1
     end
   end
-  return runs, count, stubs
+  return runs, count, stubs, after, before
+end
+
+local function unasked(rows, i, version)
+  local r = rows[i]
+  return r and r.stub and r.asked ~= version
 end
 
 local function split(a, b, size, out)
@@ -519,11 +553,25 @@ local draw
 -- Moves the pane along: asks for what is missing, draws when it can.
 function pump(pane)
   if pane.closed or not pane.open then return end
-  local rows = pane.rows
-  local runs, unknown, stubs = unknown_runs(rows, pane.version)
+  local rows, version = pane.rows, pane.version
+  local n = #rows
+  local focus = focus_index(pane)
+  local runs, unknown, stubs, after, before
+  local cache = pane.survey
+  if cache and cache.version == version and cache.focus == focus and cache.n == n then
+    -- Only fetched rows came since the last pass: the nearest stubs not
+    -- asked for move away from the focus, so the search goes on from there.
+    runs, unknown, after, before = {}, 0, cache.after, cache.before
+    while after and not unasked(rows, after, version) do after = after < n and after + 1 or nil end
+    while before and not unasked(rows, before, version) do before = before > 1 and before - 1 or nil end
+    stubs = (after or before) and 1 or 0
+  else
+    runs, unknown, stubs, after, before = survey(rows, version, focus)
+  end
+  pane.survey = nil
   if unknown > 0 then
-    if pane.unknown_asked == pane.version then return end
-    pane.unknown_asked = pane.version
+    if pane.unknown_asked == version then return end
+    pane.unknown_asked = version
     local page = math.min(M.config.page, HEIGHTS_PAGE)
     if unknown <= 5 * page then
       for _, run in ipairs(runs) do
@@ -544,10 +592,8 @@ function pump(pane)
     end
     return
   end
-  local n = #rows
   local win = pane_win(pane)
   local height = win and api.nvim_win_get_height(win) or 40
-  local focus = focus_index(pane)
   -- The window's items first: draw when they have their text.
   local lo, hi = math.max(1, focus - height), math.min(n, focus + height)
   local first, last
@@ -559,7 +605,7 @@ function pump(pane)
   end
   if first then
     for i = first, last do
-      if rows[i].stub and rows[i].asked ~= pane.version then
+      if unasked(rows, i, version) then
         fetch_rows(pane, first - 1, last)
         break
       end
@@ -567,32 +613,28 @@ function pump(pane)
     return
   end
   if pane.dirty then draw(pane) end
+  pane.survey = { version = version, focus = focus, n = n, after = after, before = before }
   if not M.config.prefetch or stubs == 0 then return end
   -- The rest in the background, nearest the cursor first, two pages at a time.
   local page = math.min(M.config.page, HEIGHTS_PAGE)
-  while pane.fetching < 2 do
-    local a
-    for d = 0, n do
-      local below, above = rows[focus + d], rows[focus - d]
-      if below and below.stub and below.asked ~= pane.version then
-        a = focus + d
-        break
-      end
-      if above and above.stub and above.asked ~= pane.version then
-        a = focus - d
-        local b0 = a
-        while a > 1 and b0 - a < page - 1 and rows[a - 1].stub and rows[a - 1].asked ~= pane.version do
-          a = a - 1
-        end
-        break
-      end
-      if not below and not above then break end
+  while pane.fetching < 2 and (after or before) do
+    if after and (not before or after - focus <= focus - before) then
+      local b = after
+      while b < n and b - after + 1 < page and unasked(rows, b + 1, version) do b = b + 1 end
+      fetch_rows(pane, after - 1, b)
+      after = b + 1
+      while after <= n and not unasked(rows, after, version) do after = after + 1 end
+      if after > n then after = nil end
+    else
+      local a = before
+      while a > 1 and before - a + 1 < page and unasked(rows, a - 1, version) do a = a - 1 end
+      fetch_rows(pane, a - 1, before)
+      before = a - 1
+      while before >= 1 and not unasked(rows, before, version) do before = before - 1 end
+      if before < 1 then before = nil end
     end
-    if not a then break end
-    local b = a
-    while b < n and b - a + 1 < page and rows[b + 1].stub and rows[b + 1].asked ~= pane.version do b = b + 1 end
-    fetch_rows(pane, a - 1, b)
   end
+  pane.survey = { version = version, focus = focus, n = n, after = after, before = before }
 end
 
 ---------------------------------------------------------------------------
@@ -707,6 +749,7 @@ function draw(pane)
     top = top + r.height
   end
   update_status(pane)
+  if M.trace then M.trace('drawn', #lines) end
   if not win then
     pane.after_draw = nil
     return
@@ -797,14 +840,23 @@ local function stop_polling(pane)
   end
 end
 
+-- What tells one version of a file from the next.
+local function stamp(path)
+  local st = uv.fs_stat(path)
+  if not st then return 'missing' end
+  return table.concat({ st.ino, st.size, st.mtime.sec, st.mtime.nsec, st.ctime.sec, st.ctime.nsec }, ':')
+end
+
 -- A pane on a file that could not be opened (broken or missing) opens it
--- again when the file changes.
+-- again when the file changes from what was read (its stamp is taken
+-- before each open, so a change made meanwhile is not missed).
 local function poll_file(pane)
   if pane.poll or not pane.file then return end
-  pane.poll = uv.new_fs_poll()
-  pane.poll:start(pane.path, 500, function()
+  pane.poll = uv.new_timer()
+  pane.poll:start(500, 500, function()
     vim.schedule(function()
-      if not pane.closed and not pane.open and not pane.opening then open_outline(pane) end
+      if pane.closed or pane.open or pane.opening or not pane.poll then return end
+      if stamp(pane.path) ~= pane.file_stamp then open_outline(pane) end
     end)
   end)
 end
@@ -849,6 +901,7 @@ function open_outline(pane)
   local params = { uri = pane.uri, layout = layout(pane) }
   if pane.file then
     params.watch = true
+    pane.file_stamp = stamp(pane.path)
   else
     if not pane.source.attached and not pane.source:attach() then return end
     pane.source:take() -- edits from here on apply to this text
@@ -858,14 +911,20 @@ function open_outline(pane)
     end
   end
   pane.opening = true
+  local reopening = pane.open
+  if reopening then pane.stats.reopens = pane.stats.reopens + 1 end
   request(pane, 'openOutline', params, function(res)
     pane.opening = false
     pane.open = true
     pane.message = nil
     stop_polling(pane)
     show_diagnostics(pane, res.diagnostics)
-    pane.version = res.version
-    resync(pane, res.total)
+    -- A re-open answers no changes: the items are fetched again, unless
+    -- nothing shown changed.
+    if not (reopening and res.version == pane.version and res.total == #pane.rows) then
+      pane.version = res.version
+      resync(pane, res.total)
+    end
     if pane.source and (pane.source:pending() or pane.sync_again) then
       pane.sync_again = false
       flush(pane)
@@ -910,6 +969,13 @@ function flush(pane)
   end
   if not api.nvim_buf_is_valid(pane.src) then return end
   if not pane.open then
+    open_outline(pane)
+    return
+  end
+  if pane.source.full and not pane.uri:match('^untitled:') and source.size(pane.src) > M.config.reopen_size
+    and source.matches_file(pane.src, pane.path) then
+    -- A big buffer read again from its file (:e!, :checktime): the server
+    -- reads the file too, rather than the editor building and sending it.
     open_outline(pane)
     return
   end
@@ -1442,7 +1508,7 @@ function M.open(file)
     rows = {}, drawn = {}, tops = {}, version = 0, busy = 0, fetching = 0, matches = {}, after_sync = {},
     showing_message = true,
     flush_timer = uv.new_timer(), follow_timer = uv.new_timer(), layout_timer = uv.new_timer(),
-    stats = { full = 0, edits = 0, fetched = 0, requests = {} },
+    stats = { full = 0, edits = 0, reopens = 0, fetched = 0, requests = {} },
     width = api.nvim_win_get_width(win),
   }
   panes[buf] = pane
@@ -1536,8 +1602,10 @@ api.nvim_create_autocmd('ColorScheme', { group = group, callback = render.define
 
 api.nvim_create_autocmd({ 'VimResized', 'WinScrolled', 'WinEnter', 'BufWinEnter' }, {
   group = group,
-  callback = function()
+  callback = function(args)
     for _, pane in pairs(panes) do
+      -- Scrolled into items not fetched yet: ask for them now.
+      if args.event == 'WinScrolled' and pane.open and not pane.closed then pump(pane) end
       if not pane.layout_timer:is_active() then
         pane.layout_timer:start(50, 0, function()
           vim.schedule(function()

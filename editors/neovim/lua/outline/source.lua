@@ -146,6 +146,12 @@ function Source:take()
   return { edits = out }
 end
 
+-- The byte size of the buffer's text (each line ended by "\n"), without
+-- building it.
+function M.size(buf)
+  return api.nvim_buf_call(buf, function() return vim.fn.line2byte(vim.fn.line('$') + 1) - 1 end)
+end
+
 -- True when the server can read the file itself and find the buffer's
 -- text: the buffer is unmodified and the file holds exactly its lines
 -- (UTF-8, "\n" line ends, no byte order mark, the same size). Saves sending
@@ -157,8 +163,7 @@ function M.matches_file(buf, path)
   if not vim.bo[buf].eol then return false end
   local stat = vim.loop.fs_stat(path)
   if not stat or stat.type ~= 'file' then return false end
-  local size = api.nvim_buf_call(buf, function() return vim.fn.line2byte(vim.fn.line('$') + 1) - 1 end)
-  return size == stat.size
+  return M.size(buf) == stat.size
 end
 
 return M
