@@ -76,6 +76,7 @@ end
 
 -- Types keys as a user does: they go to the editor's input and are read by
 -- its main loop (mappings apply); returns once they have all been read.
+-- Keys are in nvim_input notation: a "<" is written "<lt>".
 local function press(keys)
   local done = false
   _G.__outline_test_keys_done = function()
@@ -280,6 +281,36 @@ local function contacts(tmp)
   local vip = find(pane, '  ● 马总')
   eq(highlights_at(pane, vip, 'OutlineEmphasis'), { '马总' }, 'an emphasis (VIP) row')
   section('contacts: draw, toggles, highlights')
+
+  -- A wider window: the server lays the text out again at its width.
+  press('<C-w>20>j')
+  eq(api.nvim_win_get_width(win), 60, 'the pane is 60 columns wide')
+  wait_for(function() return find(pane, '    Working from Lisbon this week, back on the Tuesday') end,
+    'the detail laid out at 60 columns')
+  wait_idle(pane)
+  same_text(lines(pane), reference(uri), 'at 60 columns, against visibleRows')
+  press('<C-w>20<lt>k')
+  wait_for(function() return find(pane, '    Working from Lisbon this week, back') end, 'back at 40 columns')
+  wait_idle(pane)
+  eq(cur_text(win), '▾ Family ♥  2/5', 'the cursor stays on its item through the new layouts')
+
+  -- Help: g? in the pane, :help outline.
+  press('g?')
+  check(api.nvim_buf_get_name(0):match('outline%.txt$'), 'g? opens the help')
+  check(api.nvim_get_current_line():find('*outline-keys*', 1, true), 'g? shows the keys')
+  press(':close<CR>')
+  press(':help outline<CR>')
+  check(api.nvim_buf_get_name(0):match('outline%.txt$'), ':help outline')
+  press(':close<CR>')
+  api.nvim_set_current_win(win)
+  -- The committed tags are those of the help as it is.
+  local docs = vim.fn.tempname()
+  vim.fn.mkdir(docs, 'p')
+  copy_file(root .. '/editors/neovim/doc/outline.txt', docs .. '/outline.txt')
+  vim.cmd('helptags ' .. docs)
+  same_text(table.concat(vim.fn.readfile(docs .. '/tags'), '\n'),
+    table.concat(vim.fn.readfile(root .. '/editors/neovim/doc/tags'), '\n'), 'doc/tags is up to date (run :helptags)')
+  vim.fn.delete(docs, 'rf')
 
   -- Moves: j skips detail lines, G and gg, h and l.
   press('G')

@@ -1622,7 +1622,12 @@ api.nvim_create_autocmd({ 'VimResized', 'WinScrolled', 'WinEnter', 'BufWinEnter'
 api.nvim_create_autocmd({ 'CursorMoved', 'CursorMovedI' }, {
   group = group,
   callback = function(args)
-    if next(panes) and not panes[args.buf] then cursor_moved(args.buf) end
+    if not next(panes) then return end
+    local pane = panes[args.buf]
+    if not pane then return cursor_moved(args.buf) end
+    -- A window resized by keys: Neovim 0.7 has no event for it.
+    local win = pane_win(pane)
+    if win and api.nvim_win_get_width(win) ~= pane.width then relayout(pane) end
   end,
 })
 
@@ -1631,8 +1636,10 @@ api.nvim_create_autocmd('BufReadPost', {
   group = group,
   callback = function(args)
     for _, pane in pairs(panes) do
-      if pane.source and pane.detached and pane.src == args.buf then
+      if pane.source and pane.detached
+        and (pane.src == args.buf or api.nvim_buf_get_name(args.buf) == pane.path) then
         pane.detached = false
+        pane.src = args.buf
         pane.source = source.new(args.buf, function() changed(pane) end, function() pane.detached = true end)
         pane.source:attach()
         pane.source:resend()
