@@ -645,6 +645,13 @@ local function debian()
     'the pane to follow to the last package')
   eq(cur_text(win), tail[#tail - res.rows[#res.rows].height + 1], 'the pane on the last item')
   section('debian: follow')
+
+  -- By now every item has come in the background.
+  wait_idle(pane)
+  local all = lines(pane)
+  eq(#all, res.contentHeight, 'every line')
+  for i, l in ipairs(all) do check(l ~= '', 'line ' .. i .. ' is drawn') end
+  section('debian: every item held')
 end
 
 ---------------------------------------------------------------------------
