@@ -590,8 +590,14 @@ local function debian()
     for _, l in ipairs(got) do if l == '' then return false end end
     return not outline.pane(pane).dirty
   end
-  press('zR')
+  -- G typed before the answer to zR came: the cursor stays on the item G
+  -- went to, which the answer moves far down.
+  local last_section = lines(pane)[sections]
+  press('zRG')
   wait_for(function() return #lines(pane) > sections end, 'expand all drawn')
+  wait_for(function() return cur_text(win) ~= '' end, 'the window drawn')
+  eq(cur_text(win), (last_section:gsub('^▸', '▾')), 'the cursor stays on the last section')
+  check(cursor_line(win) > sections, 'which moved down')
   press('G')
   local items = total()
   check(items > 60000, 'every item visible: ' .. items)
