@@ -573,7 +573,7 @@ function pump(pane)
     if pane.unknown_asked == version then return end
     pane.unknown_asked = version
     local page = math.min(M.config.page, HEIGHTS_PAGE)
-    if unknown <= 5 * page then
+    if unknown <= page then
       for _, run in ipairs(runs) do
         for _, p in ipairs(split(run[1], run[2], page, {})) do fetch_rows(pane, p[1], p[2]) end
       end
