@@ -87,15 +87,32 @@ local function press(keys)
   while not done do coroutine.yield() end
 end
 
+local outline
+
+-- What the panes hold, for a failure's message.
+local function state()
+  local out = {}
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    local p = outline and outline.pane(b)
+    if p then
+      local unknown, stubs = 0, 0
+      for _, r in ipairs(p.rows) do
+        if not r then unknown = unknown + 1 elseif r.stub then stubs = stubs + 1 end
+      end
+      out[#out + 1] = ('pane %s: open %s, version %d, %d items (%d unknown, %d stubs), %d drawn, busy %d, dirty %s'):format(
+        p.name, tostring(p.open), p.version, #p.rows, unknown, stubs, #p.drawn, p.busy, tostring(p.dirty))
+    end
+  end
+  return table.concat(out, '\n')
+end
+
 local function wait_for(cond, what, ms)
   local deadline = vim.loop.now() + (ms or 60000)
   while not cond() do
-    if vim.loop.now() > deadline then error('FAILED: timed out waiting for ' .. what, 2) end
+    if vim.loop.now() > deadline then error('FAILED: timed out waiting for ' .. what .. '\n' .. state(), 2) end
     sleep(5)
   end
 end
-
-local outline
 
 local function wait_idle(buf, what)
   wait_for(function() return outline.idle(buf) end, (what or 'the pane') .. ' to settle')
@@ -611,7 +628,7 @@ local function debian()
   -- A toggle: only the group's items are fetched; the pane is the server's list.
   press('gg')
   press('o')
-  wait_for(function() return cur_text(win):match('^▸ admin ') and outline.pane(pane).busy == 0 end, 'admin closed')
+  wait_for(function() return cur_text(win):match('^▸ admin ') and outline.pane(pane).busy == 0 end, 'admin closed', 20000)
   local closed = total()
   local fetched = stats.fetched
   press('o')

@@ -237,8 +237,9 @@ local function update_status(pane)
     if pane.query then parts[#parts + 1] = 'filter “' .. pane.query .. '”' end
   end
   if pane.errors and pane.errors > 0 then parts[#parts + 1] = plural(pane.errors, 'error') end
-  parts[#parts + 1] = pane.name
-  local text = (' ' .. table.concat(parts, ' · ')):gsub('%%', '%%%%')
+  local text = ' ' .. table.concat(parts, ' · '):gsub('%%', '%%%%')
+  -- A window too narrow cuts the name first.
+  text = text .. (#parts > 0 and ' · ' or '') .. '%<' .. pane.name:gsub('%%', '%%%%')
   api.nvim_win_set_option(win, 'statusline', text)
 end
 
@@ -321,6 +322,15 @@ end
 
 -- Applies `changes` ({kind, start, count}, in order, each against the list
 -- the ones before it left) to `rows`; inserted items are `false`.
+-- Moves t[from..to] to start at `dest` (the ranges may overlap).
+local function move(t, from, to, dest)
+  if dest < from then
+    for k = 0, to - from do t[dest + k] = t[from + k] end
+  elseif dest > from then
+    for k = to - from, 0, -1 do t[dest + k] = t[from + k] end
+  end
+end
+
 local function apply_changes(rows, changes)
   -- Many changes in increasing order (expand all) are applied in one pass;
   -- a few, in place.
@@ -356,10 +366,10 @@ local function apply_changes(rows, changes)
   for _, ch in ipairs(changes) do
     local total = #rows
     if ch.kind == 'delete' then
-      table.move(rows, ch.start + ch.count + 1, total, ch.start + 1)
+      move(rows, ch.start + ch.count + 1, total, ch.start + 1)
       for i = total - ch.count + 1, total do rows[i] = nil end
     else
-      table.move(rows, ch.start + 1, total, ch.start + ch.count + 1)
+      move(rows, ch.start + 1, total, ch.start + ch.count + 1)
       for i = ch.start + 1, ch.start + ch.count do rows[i] = false end
     end
   end
@@ -731,8 +741,8 @@ function draw(pane)
   for i = p + 1, m - s do top = top + rows[i].height end
   local shift = top - old_end
   if m ~= n and s > 0 then
-    table.move(drawn, n - s + 1, n, m - s + 1)
-    table.move(tops, n - s + 1, n, m - s + 1)
+    move(drawn, n - s + 1, n, m - s + 1)
+    move(tops, n - s + 1, n, m - s + 1)
   end
   for i = n, m + 1, -1 do
     drawn[i] = nil
@@ -764,7 +774,7 @@ function draw(pane)
         redraw_highlights(pane)
       end
       place(pane, win, i, target.topline)
-      return
+      anchor = nil
     end
   end
   if anchor then
@@ -793,6 +803,7 @@ function draw(pane)
     end
     place(pane, win, i, nil, anchor.offset, anchor.screen)
   end
+  if pane.waiting_key then pane.waiting_key() end
 end
 
 ---------------------------------------------------------------------------
@@ -1127,12 +1138,29 @@ local function viewport(pane)
   return view.topline - 1, api.nvim_win_get_height(win)
 end
 
+-- The item under the cursor, for a key that needs its id: a stub (its text
+-- not fetched yet) is fetched first, and the key acts when it has come.
+local function with_item(pane, action)
+  local i, row = cursor_item(pane)
+  if not row then return nil end
+  if not row.stub then return i, row end
+  pane.waiting_key = function()
+    local _, r = cursor_item(pane)
+    if r and not r.stub then
+      pane.waiting_key = nil
+      action()
+    end
+  end
+  pump(pane)
+  return nil
+end
+
 -- Toggles the group under the cursor (on a row: its group); `expanded`
 -- sets it instead. The group stays where it is on screen.
 function M.toggle(pane, expanded)
   if not ready(pane) then return end
-  local _, row = cursor_item(pane)
-  if not row or row.stub then return end
+  local _, row = with_item(pane, function() M.toggle(pane, expanded) end)
+  if not row then return end
   local id = row.kind == 'group' and row.id or row.parent
   if not id then return end
   local top, height = viewport(pane)
@@ -1162,8 +1190,8 @@ function M.collapse_all(pane) all(pane, 'collapseAll') end
 -- A navigate key the server decides (right, left, expandSiblings, {type}).
 function M.navigate(pane, key, on_done)
   if not ready(pane) then return end
-  local _, row = cursor_item(pane)
-  if not row or row.stub then return end
+  local _, row = with_item(pane, function() M.navigate(pane, key, on_done) end)
+  if not row then return end
   request(pane, 'navigate', { uri = pane.uri, from = row.id, key = key }, function(res)
     pane.after_draw = { id = res.focus }
     pane.dirty = true
@@ -1303,8 +1331,8 @@ end
 -- fetched now: ranges move with every edit).
 function M.jump(pane, focus)
   if not ready(pane) then return end
-  local i, row = cursor_item(pane)
-  if not row or row.stub then return end
+  local i, row = with_item(pane, function() M.jump(pane, focus) end)
+  if not row then return end
   when_synced(pane, function()
     local j = pane.rows[i] == row and i or find_id(pane.rows, row.id)
     if not j then return end
@@ -1411,10 +1439,12 @@ local function map_keys(pane)
   key('zR', function() M.expand_all(pane) end)
   key('zM', function() M.collapse_all(pane) end)
   key('*', function() M.navigate(pane, 'expandSiblings') end)
-  key('<CR>', function()
-    local _, row = cursor_item(pane)
-    if row and row.kind == 'group' then M.toggle(pane) else M.jump(pane, true) end
-  end)
+  local function enter()
+    local _, row = with_item(pane, enter)
+    if not row then return end
+    if row.kind == 'group' then M.toggle(pane) else M.jump(pane, true) end
+  end
+  key('<CR>', enter)
   key('gd', function() M.jump(pane, true) end)
   key('p', function() M.jump(pane, false) end)
   key('/', function() M.filter(pane) end)
