@@ -670,7 +670,8 @@ local function redraw_highlights(pane)
 end
 
 -- Puts the cursor on the first line of item `i`; `topline` (1-based) when
--- given, else the window scrolls only as much as needed to show the item.
+-- given, else the window scrolls to show the item: as little as needed when
+-- it is near, to put it in the middle when it is far.
 local function place(pane, win, i, topline, offset, screen)
   local row = pane.drawn[i]
   if not row then return end
@@ -682,10 +683,16 @@ local function place(pane, win, i, topline, offset, screen)
   elseif screen then
     top = lnum - screen
   else
+    -- Just off screen: scroll as little as needed; far off: in the middle.
     local h = api.nvim_win_get_height(win)
-    if lnum < top then top = lnum end
     local bottom = pane.tops[i] + math.max(1, row.height)
-    if bottom > top + h - 1 then top = math.min(lnum, bottom - h + 1) end
+    if lnum < top - h or bottom > top + 2 * h - 1 then
+      top = math.min(lnum - math.floor(h / 2), api.nvim_buf_line_count(pane.buf) - h + 1)
+    elseif lnum < top then
+      top = lnum
+    elseif bottom > top + h - 1 then
+      top = math.min(lnum, bottom - h + 1)
+    end
   end
   top = math.max(1, math.min(top, lnum))
   api.nvim_win_call(win, function() vim.fn.winrestview({ lnum = lnum, col = 0, topline = top }) end)
