@@ -22,8 +22,9 @@ local function resume()
     vim.cmd('cquit 1')
   end
 end
+local sleeper = uv.new_timer()
 local function sleep(t)
-  vim.defer_fn(resume, t)
+  sleeper:start(t, 0, function() vim.schedule(resume) end)
   coroutine.yield()
 end
 local function wait_for(cond)

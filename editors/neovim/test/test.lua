@@ -68,9 +68,12 @@ local function resume()
   end
 end
 
--- Lets the editor run for `ms` milliseconds.
+-- Lets the editor run for `ms` milliseconds. (A timer of its own rather
+-- than vim.defer_fn: Neovim 0.7's defer_fn, called this often, was seen to
+-- trip LuaJIT 2.1.0-beta3 into a corrupt table in vim.validate.)
+local ticker = vim.loop.new_timer()
 local function sleep(ms)
-  vim.defer_fn(resume, ms)
+  ticker:start(ms, 0, function() vim.schedule(resume) end)
   coroutine.yield()
 end
 
@@ -555,6 +558,44 @@ local function files(tmp)
   check(not messages():find('E444', 1, true), 'no E444')
   eq(#api.nvim_list_wins(), 1, 'one window left')
   section('file panes, accordion, q')
+
+  -- A buffer changed before the pane opens: the pane shows the buffer, not
+  -- the file; :checktime after the file changed on disk follows the file.
+  local edited = tmp .. '/edited.yaml'
+  copy_file(root .. '/examples/contacts.yaml', edited)
+  vim.cmd('edit ' .. edited)
+  local src = api.nvim_get_current_buf()
+  press('16G$ciwCrew<Esc>')
+  press(':Outline<CR>')
+  pane, win = api.nvim_get_current_buf(), api.nvim_get_current_win()
+  wait_idle(pane)
+  eq(lines(pane)[1], '▾ My Crew  4/10', 'a modified buffer: its text, not the file')
+  eq(outline.pane(pane).stats.full, 1, 'the text sent once')
+  press('<C-w>p')
+  eq(api.nvim_get_current_buf(), src, 'back in the YAML')
+  press(':w<CR>')
+  write_file(edited, (original:gsub('title: My Friends', 'title: My Band')))
+  press(':checktime<CR>')
+  wait_for(function() return lines(pane)[1] == '▾ My Band  4/10' end, 'the pane after :checktime')
+  wait_idle(pane)
+  press('16G$ciwTeam<Esc>')
+  wait_for(function() return lines(pane)[1] == '▾ My Team  4/10' end, 'an edit after :checktime')
+  press(':bwipe!<CR>')
+  check(not outline.pane(pane) or outline.pane(pane).detached, 'the pane no longer follows a wiped buffer')
+  press(':only<CR>')
+
+  -- A buffer without a file.
+  press(':enew<CR>:setfiletype yaml<CR>')
+  api.nvim_buf_set_lines(0, 0, -1, false, { 'groups:', '  - title: Scratch', '    expanded: true',
+    '    rows:', '      - title: one', '      - title: two' })
+  press(':Outline<CR>')
+  pane = api.nvim_get_current_buf()
+  wait_idle(pane)
+  same_text(lines(pane), { '▾ Scratch  2/2', '  ● one', '  ● two' }, 'a buffer without a file')
+  press('<C-w>pGo- title: three<Esc>')
+  wait_for(function() return lines(pane)[4] == '  ● three' end, 'an edit in a buffer without a file')
+  press(':bwipe!<CR>:only<CR>')
+  section('modified and unnamed buffers, :checktime')
 end
 
 ---------------------------------------------------------------------------
