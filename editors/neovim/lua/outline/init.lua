@@ -303,6 +303,7 @@ local function request(pane, method, params, on_result, on_error)
     if pane.closed then return end
     if err then
       if on_error and on_error(err) then return end
+      if err.code == -32099 then return end -- the server stopped: on_exit says so once
       if err.code == -32010 and method ~= 'openOutline' then
         -- The server no longer has the outline (it was started again): open it.
         pane.open = false
@@ -320,8 +321,6 @@ end
 ---------------------------------------------------------------------------
 -- The visible list
 
--- Applies `changes` ({kind, start, count}, in order, each against the list
--- the ones before it left) to `rows`; inserted items are `false`.
 -- Moves t[from..to] to start at `dest` (the ranges may overlap).
 local function move(t, from, to, dest)
   if dest < from then
@@ -331,6 +330,8 @@ local function move(t, from, to, dest)
   end
 end
 
+-- Applies `changes` ({kind, start, count}, in order, each against the list
+-- the ones before it left) to `rows`; inserted items are `false`.
 local function apply_changes(rows, changes)
   -- Many changes in increasing order (expand all) are applied in one pass;
   -- a few, in place.
