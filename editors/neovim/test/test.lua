@@ -523,7 +523,17 @@ local function files(tmp)
   eq(lines(pane)[1], '▾ Old Friends  4/10', 'a broken save keeps the last good outline')
   write_file(path, (original:gsub('title: My Friends', 'title: New Friends')))
   wait_for(function() return lines(pane)[1] == '▾ New Friends  4/10' end, 'the fixed file')
+  -- The file edited in a buffer, :Outline there: the same pane, which now
+  -- follows the buffer (its unsaved changes too).
+  press('<C-w>p:edit ' .. path .. '<CR>16G$ciwPeople<Esc>')
+  local windows = #api.nvim_list_wins()
+  press(':Outline<CR>')
+  eq(api.nvim_get_current_buf(), pane, ':Outline on the buffer of a file with a pane goes to that pane')
+  eq(#api.nvim_list_wins(), windows, 'no second pane')
+  wait_for(function() return lines(pane)[1] == '▾ New People  4/10' end, 'the pane following the buffer')
+  wait_idle(pane)
   press('q')
+  press(':bwipe!<CR>')
   check(not outline.pane(pane), 'q closes the pane')
 
   -- A pane opened on a broken file says why, and opens when it is fixed.

@@ -1522,11 +1522,22 @@ function M.open(file)
     local name = api.nvim_buf_get_name(src)
     path = name ~= '' and vim.fn.fnamemodify(name, ':p') or nil
   end
+  local uri = path and vim.uri_from_fname(path) or ('untitled:outline-' .. src)
+  -- One pane per outline: the server has one outline per uri.
   for _, p in pairs(panes) do
-    if (src and p.src == src) or (not src and p.file and p.path == path) then return focus_pane(p) end
+    if p.uri == uri then
+      if src and p.file then
+        -- The buffer of a file that has a pane: the pane follows the buffer
+        -- from now on (its unsaved changes too).
+        stop_polling(p)
+        p.file, p.src = false, src
+        p.source = source.new(src, function() changed(p) end, function() p.detached = true end)
+        open_outline(p)
+      end
+      return focus_pane(p)
+    end
   end
   if not M.client() then return nil end
-  local uri = path and vim.uri_from_fname(path) or ('untitled:outline-' .. src)
   local name = path and vim.fn.fnamemodify(path, ':t') or ('[buffer ' .. src .. ']')
   local buf = api.nvim_create_buf(false, true)
   api.nvim_buf_set_name(buf, 'outline://' .. (path or uri))
