@@ -1,28 +1,40 @@
--- A small JSON-RPC 2.0 client with LSP framing over a child process's
--- stdin/stdout. It uses only libuv (vim.loop), so it behaves the same on
--- Neovim 0.7 and on newer releases.
+-- A JSON-RPC 2.0 client with LSP framing over a child process's stdin and
+-- stdout, on libuv (vim.loop) alone, so it behaves the same on Neovim 0.7
+-- and on later releases.
+--
+-- Everything is asynchronous: `request` returns at once and its callback
+-- runs on the main loop when the answer arrives. Only `stop`, used when
+-- Neovim exits, waits.
 local uv = vim.loop
 
 local M = {}
 local Client = {}
 Client.__index = Client
 
+-- JSON null inside objects and arrays decodes to nil (an absent field), so
+-- `parent: null` reads as no parent and `result: null` as no result.
+local DECODE_OPTS = { luanil = { object = true, array = true } }
+
 local function encode(msg)
   local body = vim.json.encode(msg)
   return 'Content-Length: ' .. #body .. '\r\n\r\n' .. body
 end
 
--- Starts `cmd` (a list: program and arguments).
--- opts.on_notification(method, params), opts.on_exit(code, signal),
--- opts.on_stderr(text).
+-- Starts `cmd` (a list: the program and its arguments). Options:
+--   on_notification(method, params)  a message from the server without id
+--   on_exit(code, signal)            the process ended
+--   on_stderr(text)                  a chunk of the server's standard error
+-- Returns the client, or nil and a message.
 function M.start(cmd, opts)
   opts = opts or {}
   local self = setmetatable({
     next_id = 1,
-    pending = {},
-    buffer = '',
+    pending = {}, -- id -> callback(err, result)
+    head = '', -- bytes of a header not yet complete
+    need = nil, -- body length being read, nil while reading a header
+    chunks = nil, -- body pieces read so far
+    have = 0, -- their byte count
     exited = false,
-    exit_code = nil,
     opts = opts,
   }, Client)
   local stdin, stdout, stderr = uv.new_pipe(false), uv.new_pipe(false), uv.new_pipe(false)
@@ -37,8 +49,9 @@ function M.start(cmd, opts)
       end
       if self.handle and not self.handle:is_closing() then self.handle:close() end
       vim.schedule(function()
-        for id, cb in pairs(self.pending) do
-          self.pending[id] = nil
+        local pending = self.pending
+        self.pending = {}
+        for _, cb in pairs(pending) do
           cb({ code = -32099, message = 'outline-server exited' }, nil)
         end
         if opts.on_exit then opts.on_exit(code, signal) end
@@ -49,11 +62,10 @@ function M.start(cmd, opts)
     return nil, 'cannot start ' .. tostring(cmd[1]) .. ': ' .. tostring(pid)
   end
   self.handle, self.pid = handle, pid
-  self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+  self.stdin = stdin
   stdout:read_start(function(err, data)
     if err or not data then return end
-    self.buffer = self.buffer .. data
-    self:_drain()
+    self:_feed(data)
   end)
   stderr:read_start(function(_, data)
     if data and opts.on_stderr then
@@ -63,30 +75,45 @@ function M.start(cmd, opts)
   return self
 end
 
-function Client:_drain()
-  while true do
-    local header_end = self.buffer:find('\r\n\r\n', 1, true)
-    if not header_end then return end
-    local header = self.buffer:sub(1, header_end - 1)
-    local length = tonumber(header:lower():match('content%-length:%s*(%d+)'))
-    if not length then
-      self.buffer = ''
-      return
+-- Splits the byte stream into messages. A body is gathered in pieces and
+-- joined once, so a 4 MB answer read in 64 KB chunks is copied twice, not
+-- sixty times.
+function Client:_feed(data)
+  while #data > 0 do
+    if not self.need then
+      local buf = self.head .. data
+      local stop = buf:find('\r\n\r\n', 1, true)
+      if not stop then
+        self.head = buf
+        return
+      end
+      local length = tonumber(buf:sub(1, stop - 1):lower():match('content%-length:%s*(%d+)'))
+      self.head = ''
+      if not length then return end -- not this protocol: nothing to resynchronise on
+      self.need, self.chunks, self.have = length, {}, 0
+      data = buf:sub(stop + 4)
+    else
+      local want = self.need - self.have
+      if #data < want then
+        self.chunks[#self.chunks + 1] = data
+        self.have = self.have + #data
+        return
+      end
+      self.chunks[#self.chunks + 1] = data:sub(1, want)
+      local body = table.concat(self.chunks)
+      self.need, self.chunks, self.have = nil, nil, 0
+      data = data:sub(want + 1)
+      vim.schedule(function() self:_dispatch(body) end)
     end
-    local body_start = header_end + 4
-    if #self.buffer < body_start + length - 1 then return end
-    local body = self.buffer:sub(body_start, body_start + length - 1)
-    self.buffer = self.buffer:sub(body_start + length)
-    vim.schedule(function() self:_dispatch(body) end)
   end
 end
 
 function Client:_dispatch(body)
-  local ok, msg = pcall(vim.json.decode, body)
+  local ok, msg = pcall(vim.json.decode, body, DECODE_OPTS)
   if not ok or type(msg) ~= 'table' then return end
   if msg.method then
-    if msg.id ~= nil and msg.id ~= vim.NIL then
-      -- The server sends no requests today; answer any politely.
+    if msg.id ~= nil then
+      -- The server sends no requests; answer any so that it is not left waiting.
       self:_write({ jsonrpc = '2.0', id = msg.id, error = { code = -32601, message = 'not supported' } })
     elseif self.opts.on_notification then
       self.opts.on_notification(msg.method, msg.params)
@@ -96,7 +123,7 @@ function Client:_dispatch(body)
   local cb = self.pending[msg.id]
   if not cb then return end
   self.pending[msg.id] = nil
-  if msg.error ~= nil and msg.error ~= vim.NIL then
+  if msg.error ~= nil then
     cb(msg.error, nil)
   else
     cb(nil, msg.result)
@@ -116,41 +143,42 @@ local function params_or_empty(params)
   return params
 end
 
--- Sends a request; cb(err, result) runs on the main loop.
+-- Sends a request; cb(err, result) runs on the main loop when the answer
+-- comes. Returns the request id.
 function Client:request(method, params, cb)
   local id = self.next_id
   self.next_id = id + 1
   self.pending[id] = cb or function() end
   if not self:_write({ jsonrpc = '2.0', id = id, method = method, params = params_or_empty(params) }) then
     self.pending[id] = nil
-    if cb then cb({ code = -32099, message = 'outline-server is not running' }, nil) end
+    if cb then
+      vim.schedule(function() cb({ code = -32099, message = 'outline-server is not running' }, nil) end)
+    end
   end
   return id
-end
-
--- Sends a request and waits for its answer: returns result, err.
-function Client:request_sync(method, params, timeout_ms)
-  local done, err, result = false, nil, nil
-  self:request(method, params, function(e, r)
-    done, err, result = true, e, r
-  end)
-  if not vim.wait(timeout_ms or 5000, function() return done end, 5) then
-    return nil, { code = -32098, message = method .. ' timed out' }
-  end
-  return result, err
 end
 
 function Client:notify(method, params)
   return self:_write({ jsonrpc = '2.0', method = method, params = params_or_empty(params) })
 end
 
--- shutdown, exit, then wait for the process to end. Returns its exit code.
+-- Asks the server to stop request `id`; its callback still runs, with the
+-- answer or with -32800.
+function Client:cancel(id)
+  if self.pending[id] then self:notify('$/cancelRequest', { id = id }) end
+end
+
+-- shutdown, exit, then waits (at most `timeout_ms`) for the process to end.
+-- Blocks: for the end of the session only. Returns the exit status.
 function Client:stop(timeout_ms)
+  timeout_ms = timeout_ms or 2000
   if not self.exited then
-    self:request_sync('shutdown', nil, timeout_ms or 2000)
+    local done = false
+    self:request('shutdown', nil, function() done = true end)
+    vim.wait(timeout_ms, function() return done or self.exited end, 5)
     self:notify('exit')
     if not self.stdin:is_closing() then self.stdin:shutdown() end
-    vim.wait(timeout_ms or 2000, function() return self.exited end, 5)
+    vim.wait(timeout_ms, function() return self.exited end, 5)
     if not self.exited then self.handle:kill('sigterm') end
   end
   return self.exit_code
