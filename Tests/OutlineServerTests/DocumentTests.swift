@@ -111,9 +111,23 @@ import Testing
     s.open("untitled:1", smallOutline)
     _ = s.result("toggleSection", ["uri": "untitled:1", "section": "a1"])
     _ = s.result("toggleSection", ["uri": "untitled:1", "section": "b"])
+    let before = s.visibleIDs("untitled:1")
+    #expect(s.open("untitled:1", smallOutline)["changes"] == [], "a re-open that changes nothing")
     let r = s.open("untitled:1", smallOutline + "  - id: d\n    title: D\n")
     #expect(r["version"] == 4)
-    #expect(s.visibleIDs("untitled:1") == ["a", "a1", "r1", "r2", "b", "r3", "c", "d"])
+    let after = s.visibleIDs("untitled:1")
+    #expect(after == ["a", "a1", "r1", "r2", "b", "r3", "c", "d"])
+    // A re-open answers with the changes from the list the host had.
+    expectReplay(r["changes"], from: before, to: after)
+    #expect(r["changes"] != nil)
+    // Under another policy the whole list is replaced.
+    let single = s.open("untitled:1", smallOutline, ["policy": "single"])
+    expectReplay(single["changes"], from: after, to: s.visibleIDs("untitled:1"))
+  }
+
+  @Test func aFirstOpenHasNoChanges() throws {
+    let s = try InProcessServer.started()
+    #expect(s.open("untitled:2", smallOutline)["changes"] == nil)
   }
 
   @Test func reopeningTheSameTextChangesNothingAndKeepsTheFilter() throws {

@@ -35,11 +35,14 @@ public func json(_ text: String) -> JSONValue {
 
 /// Applies a change list to the old visible list (ids) and checks that it gives the new
 /// one: deletes remove exactly `count` items at `start`; inserts put `count` new items at
-/// `start`; the items kept must land where the new list has them, in order.
+/// `start` (new, or deleted by the list before: shown otherwise now); the items kept must
+/// land where the new list has them, in order.
 public func expectReplay(
   _ changes: JSONValue?, from old: [String], to new: [String], sourceLocation: SourceLocation = #_sourceLocation
 ) {
   var list: [String?] = old
+  // Items deleted and inserted again (shown otherwise now) may come back.
+  var deleted = Set<String>()
   for change in changes?.arrayValue ?? [] {
     guard let kind = change["kind"]?.stringValue, let start = change["start"]?.intValue.map(Int.init),
       let count = change["count"]?.intValue.map(Int.init), count > 0, start >= 0
@@ -53,6 +56,7 @@ public func expectReplay(
         Issue.record("delete \(start)+\(count) past the end \(list.count)", sourceLocation: sourceLocation)
         return
       }
+      deleted.formUnion(list[start..<start + count].compactMap { $0 })
       list.removeSubrange(start..<start + count)
     case "insert":
       guard start <= list.count else {
@@ -72,7 +76,8 @@ public func expectReplay(
       #expect(id == new[i], "kept item at \(i)", sourceLocation: sourceLocation)
     } else {
       #expect(
-        !old.contains(new[i]), "inserted item \(new[i]) at \(i) was already shown", sourceLocation: sourceLocation)
+        !old.contains(new[i]) || deleted.contains(new[i]), "inserted item \(new[i]) at \(i) was already shown",
+        sourceLocation: sourceLocation)
     }
   }
 }

@@ -68,13 +68,15 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
     let hostLayout = server.documents[uri]?.state.hostLayout ?? LayoutOverrides()
     try LayoutFields.checkFont(outline.layout.merged(with: hostLayout).merged(with: layout ?? LayoutOverrides()))
     var state: OutlineState
+    /// On a re-open: the change list from the visible list the host had.
+    var changes: [OutlineChange]? = nil
     if let previous = server.documents[uri], policy == nil || policy == previous.state.policy {
       // Re-opening under the same policy is a new text for the same outline,
       // as changeOutline: expansion, filter, focus, scroll and the host's
       // layout stay; a `layout` is applied as setLayout; the version moves
       // only if something shown changed.
       state = previous.state
-      _ = state.replace(with: outline)
+      changes = state.replace(with: outline)
       if let layout { _ = state.setLayout(layout) }
     } else if let previous = server.documents[uri] {
       // Another policy: the file's defaults under it, then the user's view.
@@ -85,6 +87,9 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
         expansion: old.expansionByID.lazy.map { (id: $0.key, expanded: $0.value) },
         focus: old.focus.map { old.outline.id(at: $0) }, scrollTop: old.scrollTop, after: old.version)
       if let query = old.filterQuery { _ = state.filter(query) }
+      // Under another policy the whole list is new.
+      changes = [OutlineChange(.delete, start: 0, count: old.total), OutlineChange(.insert, start: 0, count: state.total)]
+        .filter { $0.count > 0 }
     } else if let saved {
       // The user's saved view wins over the file's defaults; ids that left the file are dropped.
       // Open wins over closed for an id in both lists: the expanded come last.
@@ -113,7 +118,7 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
     }
     return Result(
       version: state.version, total: state.total, groupCount: outline.groupCount, rowCount: outline.rowCount,
-      diagnostics: server.lspDiagnostics(loaded.diagnostics + state.warnings, loaded.text))
+      diagnostics: server.lspDiagnostics(loaded.diagnostics + state.warnings, loaded.text), changes: changes)
   }
 
   /// `{version, total, groupCount, rowCount, diagnostics}`.
@@ -125,6 +130,8 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
     var rowCount: Int
     /// The warnings (a text with errors is `-32011`).
     var diagnostics: [LSPDiagnostic]
+    /// On a re-open of an open uri: the changes from the visible list before it.
+    var changes: [OutlineChange]?
 
     func write(to json: inout JSONWriter) {
       json.object { json in
@@ -133,6 +140,7 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
         json.member("groupCount", groupCount)
         json.member("rowCount", rowCount)
         json.member("diagnostics", diagnostics)
+        json.member("changes", ifPresent: changes)
       }
     }
   }
