@@ -88,8 +88,10 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
         focus: old.focus.map { old.outline.id(at: $0) }, scrollTop: old.scrollTop, after: old.version)
       if let query = old.filterQuery { _ = state.filter(query) }
       // Under another policy the whole list is new.
-      changes = [OutlineChange(.delete, start: 0, count: old.total), OutlineChange(.insert, start: 0, count: state.total)]
-        .filter { $0.count > 0 }
+      changes = [
+        OutlineChange(.delete, start: 0, count: old.total), OutlineChange(.insert, start: 0, count: state.total),
+      ]
+      .filter { $0.count > 0 }
     } else if let saved {
       // The user's saved view wins over the file's defaults; ids that left the file are dropped.
       // Open wins over closed for an id in both lists: the expanded come last.
