@@ -84,7 +84,36 @@ Typing for longer than `outline-server-sync-max-delay' sends them anyway."
 
 (defvar outline-server--conn nil "The connection to outline-server, or nil.")
 (defvar outline-server--panes nil "The live panes.")
-(defconst outline-server--page 10000 "Most rows a visibleRows answer holds.")
+(defconst outline-server--page 2500
+  "Most rows asked in one visibleRows request (the server answers at most 10,000).
+Emacs reads and draws one answer at a time: smaller pages keep it
+answering keys while a long list comes in.")
+
+(defcustom outline-server-gc-cons-threshold (* 64 1024 1024)
+  "`gc-cons-threshold' while rows come in, or nil to leave it alone.
+Reading thousands of rows makes much garbage: at the default
+threshold, Emacs would collect it a hundred times while the Debian
+package outline expands (65,000 rows), each time marking every row it
+holds.  The threshold is put back once the rows are in."
+  :type '(choice (const :tag "Leave it alone" nil) integer))
+
+(defvar outline-server--fetching 0 "Row requests in flight, all panes together.")
+(defvar outline-server--saved-gc-threshold nil "`gc-cons-threshold' before rows came in.")
+
+(defun outline-server--fetching (n)
+  "Count N more (or fewer) row requests in flight.
+While there are some, garbage is collected less often."
+  (setq outline-server--fetching (max 0 (+ outline-server--fetching n)))
+  (cond ((and (> outline-server--fetching 0) outline-server-gc-cons-threshold
+              (not outline-server--saved-gc-threshold)
+              (< gc-cons-threshold outline-server-gc-cons-threshold))
+         (setq outline-server--saved-gc-threshold gc-cons-threshold
+               gc-cons-threshold outline-server-gc-cons-threshold))
+        ((and (= outline-server--fetching 0) outline-server--saved-gc-threshold)
+         (setq gc-cons-threshold outline-server--saved-gc-threshold
+               outline-server--saved-gc-threshold nil))))
+
+
 
 (defun outline-server--program ()
   "The outline-server program to run."
@@ -238,7 +267,45 @@ no cursor follow.  Tests wait on it."
          (null (outline-server--pane-timer pane))
          (null (outline-server--pane-follow-timer pane)))))
 
-;;;; Drawing rows
+;;;; Items
+
+(cl-defstruct (outline-server--item (:constructor outline-server--make-item) (:copier nil))
+  "An item of the visible list, as the pane keeps it: what it draws.
+A record, not the answer's plist: the pane may hold 65,000 of them, and
+every one of them is marked at each garbage collection."
+  id group depth parent height expanded active emphasis
+  title detail badge active-count row-count title-lines detail-lines)
+
+(defun outline-server--item-of (row)
+  "The item of ROW, a visibleRows plist with its lines.
+One walk over the plist: the pane reads tens of thousands of them."
+  (let (id group (depth 0) parent (height 1) expanded active emphasis title detail badge
+           active-count row-count title-lines detail-lines)
+    (while row
+      (let ((v (cadr row)))
+        (pcase (car row)
+          (:id (setq id v))
+          (:kind (setq group (equal v "group")))
+          (:depth (setq depth v))
+          (:parent (setq parent v))
+          (:height (setq height (truncate v)))
+          (:expanded (setq expanded (eq v t)))
+          (:active (setq active (eq v t)))
+          (:emphasis (setq emphasis (eq v t)))
+          (:title (setq title v))
+          (:detail (setq detail v))
+          (:badge (setq badge v))
+          (:activeCount (setq active-count v))
+          (:rowCount (setq row-count v))
+          (:lines (setq title-lines (plist-get v :title) detail-lines (plist-get v :detail)))))
+      (setq row (cddr row)))
+    (outline-server--make-item
+     :id id :group group :depth depth :parent parent :height height :expanded expanded
+     :active active :emphasis emphasis :title title :detail detail :badge badge
+     :active-count active-count :row-count row-count
+     :title-lines title-lines :detail-lines detail-lines)))
+
+;;;; Drawing items
 
 (defun outline-server--highlight (text lines ranges field)
   "LINES (strings) of TEXT with RANGES of FIELD in `outline-server-match'.
@@ -263,90 +330,91 @@ RANGES are the server's {field, start, length} in characters of TEXT."
   (if (<= (string-width text) room) text
     (truncate-string-to-width text (max 0 room) nil nil "…")))
 
-(defun outline-server--row-text (pane row)
-  "The text of ROW in PANE: exactly as many lines as its height."
-  (let* ((depth (or (plist-get row :depth) 0))
+(defun outline-server--line (text face)
+  "TEXT and a newline, in FACE (under the faces TEXT has)."
+  (let ((s (concat text "\n")))
+    (when face (add-face-text-property 0 (length s) face t s))
+    s))
+
+(defun outline-server--row-text (pane item)
+  "The text of ITEM in PANE: exactly as many lines as its height.
+A face covers each whole line, so that a line is one piece of text
+to redisplay and to the garbage collector."
+  (let* ((depth (outline-server--item-depth item))
          (indent (make-string (* 2 depth) ?\s))
-         (height (outline-server--height row))
-         (lines (plist-get row :lines))
-         (title (append (plist-get lines :title) nil))
-         (detail (append (plist-get lines :detail) nil))
+         (height (outline-server--item-height item))
+         (title (append (outline-server--item-title-lines item) nil))
+         (detail (append (outline-server--item-detail-lines item) nil))
          (ranges (let ((m (outline-server--pane-matches pane)))
-                   (and m (gethash (plist-get row :id) m))))
+                   (and m (gethash (outline-server--item-id item) m))))
          (room (- (outline-server--pane-width pane) (* 2 depth) 2))
          out)
-    (unless title (setq title (list (or (plist-get row :title) ""))))
-    (setq title (outline-server--highlight (plist-get row :title) title ranges "title"))
-    (if (equal (plist-get row :kind) "group")
+    (unless title (setq title (list (or (outline-server--item-title item) ""))))
+    (when ranges
+      (setq title (outline-server--highlight (outline-server--item-title item) title ranges "title")
+            detail (outline-server--highlight (outline-server--item-detail item) detail ranges "detail")))
+    (if (outline-server--item-group item)
         (let* ((shown (max 1 (min height (length title))))
-               (tl (cl-subseq title 0 shown))
                (cut (> (length title) shown))
-               (suffix (concat (if (plist-get row :badge)
-                                   (concat " " (propertize (plist-get row :badge) 'face 'outline-server-badge))
+               (suffix (concat (if (outline-server--item-badge item)
+                                   (concat " " (propertize (outline-server--item-badge item)
+                                                           'face 'outline-server-badge))
                                  "")
-                               (propertize (format "  %s/%s" (plist-get row :activeCount) (plist-get row :rowCount))
+                               (propertize (format "  %s/%s" (outline-server--item-active-count item)
+                                                   (outline-server--item-row-count item))
                                            'face 'outline-server-count)))
-               (arrow (if (outline-server--true (plist-get row :expanded)) "▾ " "▸ ")))
+               (arrow (if (outline-server--item-expanded item) "▾ " "▸ ")))
           (dotimes (i shown)
-            (let* ((line (propertize (nth i tl) 'face 'outline-server-group))
-                   (last (= i (1- shown))))
+            (let ((line (nth i title)) (last (= i (1- shown))))
               (when last
                 (setq line (outline-server--fit (if cut (concat line "…") line)
-                                                (- room (string-width suffix))))
-                (unless (get-text-property 0 'face line)
-                  (add-face-text-property 0 (length line) 'outline-server-group t line)))
-              (push (concat indent (if (= i 0) arrow "  ") line (if last suffix "")) out))))
-      (let* ((face (cond ((outline-server--true (plist-get row :emphasis)) 'outline-server-emphasis)
-                         ((outline-server--true (plist-get row :active)) 'outline-server-row)
-                         (t 'outline-server-inactive)))
-             (dl (outline-server--highlight (plist-get row :detail) detail ranges "detail"))
-             (i 0))
+                                                (- room (string-width suffix)))))
+              (setq line (concat indent (if (= i 0) arrow "  ") line))
+              (add-face-text-property 0 (length line) 'outline-server-group t line)
+              (push (concat line (if last suffix "") "\n") out))))
+      (let ((face (cond ((outline-server--item-emphasis item) 'outline-server-emphasis)
+                        ((outline-server--item-active item) 'outline-server-row)
+                        (t 'outline-server-inactive)))
+            (marker (if (outline-server--item-active item) "● " "○ "))
+            (i 0))
         (dolist (l title)
-          (when face (add-face-text-property 0 (length l) face t l))
-          (push (concat indent (cond ((> i 0) "  ")
-                                     ((outline-server--true (plist-get row :active)) "● ")
-                                     (t "○ "))
-                        l)
-                out)
+          (push (outline-server--line (concat indent (if (= i 0) marker "  ") l) face) out)
           (setq i (1+ i)))
-        (dolist (l dl)
-          (add-face-text-property 0 (length l) 'outline-server-detail t l)
-          (push (concat indent "  " l) out))))
+        (dolist (l detail)
+          (push (outline-server--line (concat indent "  " l) 'outline-server-detail) out))))
     (setq out (nreverse out))
     (let ((n (length out)))
       (cond ((> n height) (setq out (cl-subseq out 0 height)))
-            ((< n height) (setq out (append out (make-list (- height n) ""))))))
-    (mapconcat (lambda (l) (concat l "\n")) out "")))
+            ((< n height) (setq out (append out (make-list (- height n) "\n"))))))
+    (apply #'concat out)))
 
 ;;;; The buffer and the rows
 
 ;; PANE's rows are a vector of slots, one per item of the visible list:
-;; - a row plist, drawn in the buffer on exactly `:height' lines;
-;; - (:stale V . ROW): ROW, drawn, to be fetched again (asked at version V, or nil);
+;; - an item, drawn in the buffer on exactly its height's lines;
+;; - (V . ITEM): ITEM, drawn, to be fetched again (asked at version V, or nil);
 ;; - nil, or the version it was asked at: not fetched yet, not drawn.
 
 (defun outline-server--row (slot)
-  "The row plist of SLOT, or nil when it holds none."
-  (cond ((not (consp slot)) nil)
-        ((eq (car slot) :stale) (cddr slot))
-        (t slot)))
+  "The item of SLOT, or nil when it holds none."
+  (cond ((outline-server--item-p slot) slot)
+        ((consp slot) (cdr slot))))
 
 (defun outline-server--height (slot)
-  "Lines SLOT takes in the buffer: 0 for a row not fetched."
-  (let ((row (outline-server--row slot)))
-    (if row (truncate (or (plist-get row :height) 1)) 0)))
+  "Lines SLOT takes in the buffer: 0 for an item not fetched."
+  (let ((item (outline-server--row slot)))
+    (if item (outline-server--item-height item) 0)))
 
 (defun outline-server--missing-p (pane slot)
   "Non-nil when SLOT of PANE's rows must be fetched (again)."
-  (let ((v (outline-server--pane-version pane)))
-    (cond ((null slot) t)
-          ((integerp slot) (/= slot v))
-          ((eq (car slot) :stale) (not (eql (cadr slot) v))))))
+  (cond ((null slot) t)
+        ((integerp slot) (/= slot (outline-server--pane-version pane)))
+        ((consp slot) (not (eql (car slot) (outline-server--pane-version pane))))))
 
 (defun outline-server--stale (slot)
   "SLOT marked to be fetched again."
-  (let ((row (outline-server--row slot)))
-    (and row (cons :stale (cons nil row)))))
+  (let ((item (outline-server--row slot)))
+    (and item (cons nil item))))
 
 (defun outline-server--line-of (pane i)
   "The 0-based first line of slot I of PANE's rows."
@@ -366,7 +434,7 @@ RANGES are the server's {field, start, length} in characters of TEXT."
     found))
 
 (defun outline-server--row-at (pane &optional pos)
-  "The row plist drawn at POS (default point) in PANE, or nil."
+  "The item drawn at POS (default point) in PANE, or nil."
   (let ((k (outline-server--slot-at pane pos)))
     (and k (outline-server--row (aref (outline-server--pane-rows pane) k)))))
 
@@ -375,7 +443,7 @@ RANGES are the server's {field, start, length} in characters of TEXT."
   (let* ((rows (outline-server--pane-rows pane)) (n (length rows)) (k 0) found)
     (while (and (not found) (< k n))
       (let ((r (outline-server--row (aref rows k))))
-        (if (and r (equal (plist-get r :id) id)) (setq found k) (setq k (1+ k)))))
+        (if (and r (equal (outline-server--item-id r) id)) (setq found k) (setq k (1+ k)))))
     found))
 
 (defun outline-server--points ()
@@ -487,48 +555,60 @@ Return nil when they do not fit the list held."
     ok))
 
 (defun outline-server--put (pane items)
-  "Draw ITEMS, a list of (SLOT . ROW) by ascending SLOT, in PANE.
-Each row replaces what its slot held; a point on the old lines of a
-slot stays on the same line of the item (or its last)."
+  "Draw ITEMS, a list of (SLOT . ITEM) by ascending SLOT, in PANE.
+Each item replaces what its slot held; a point on the old lines of a
+slot stays on the same line of the item (or its last).  Items of
+consecutive slots are drawn in one insertion."
   (when items
     (outline-server--drawing pane
       (let ((slots (outline-server--pane-rows pane)) (k 0))
         (goto-char (point-min))
-        (dolist (it items)
-          (let ((lines 0))
-            (while (< k (car it))
-              (setq lines (+ lines (outline-server--height (aref slots k))) k (1+ k)))
-            (forward-line lines))
-          (let* ((beg (point))
-                 (end (progn (forward-line (outline-server--height (aref slots k))) (point)))
-                 (places (delq nil (mapcar (lambda (p)
-                                             (let ((pos (marker-position (cdr p))))
-                                               (and (>= pos beg) (< pos end)
-                                                    (save-excursion
-                                                      (goto-char pos)
-                                                      (list (cdr p) (count-lines beg (line-beginning-position))
-                                                            (current-column))))))
-                                           outline-server--ps)))
-                 (text (outline-server--row-text pane (cdr it))))
-            (delete-region beg end)
-            (goto-char beg)
-            (insert text)
-            (aset slots k (cdr it))
-            (let ((after (point)) (h (outline-server--height (cdr it))))
-              (dolist (pl places)
-                (goto-char beg)
-                (forward-line (min (nth 1 pl) (max 0 (1- h))))
-                (move-to-column (nth 2 pl))
-                (set-marker (nth 0 pl) (point)))
-              (goto-char after))
-            (setq k (1+ k))))))))
+        (while items
+          ;; A run: items of consecutive slots.
+          (let ((run (list (pop items))))
+            (while (and items (= (caar items) (1+ (caar run)))) (push (pop items) run))
+            (setq run (nreverse run))
+            (let ((first (caar run)) (lines 0))
+              (while (< k first)
+                (setq lines (+ lines (outline-server--height (aref slots k))) k (1+ k)))
+              (forward-line lines))
+            (let* ((beg (point))
+                   (olds (mapcar (lambda (it) (outline-server--height (aref slots (car it)))) run))
+                   (end (progn (forward-line (apply #'+ olds)) (point)))
+                   ;; Points on the old lines: the slot, the line in it and the column.
+                   (places
+                    (delq nil
+                          (mapcar (lambda (p)
+                                    (let ((pos (marker-position (cdr p))))
+                                      (and (>= pos beg) (< pos end)
+                                           (save-excursion
+                                             (goto-char pos)
+                                             (let ((line (count-lines beg (line-beginning-position))) (j 0))
+                                               (while (>= line (nth j olds))
+                                                 (setq line (- line (nth j olds)) j (1+ j)))
+                                               (list (cdr p) j line (current-column)))))))
+                                  outline-server--ps)))
+                   (texts (mapcar (lambda (it) (outline-server--row-text pane (cdr it))) run)))
+              (delete-region beg end)
+              (goto-char beg)
+              (apply #'insert texts)
+              (dolist (it run) (aset slots (car it) (cdr it)))
+              (setq k (+ (caar run) (length run)))
+              (let ((after (point)))
+                (dolist (pl places)
+                  (goto-char beg)
+                  (dotimes (j (nth 1 pl)) (forward-line (outline-server--item-height (cdr (nth j run)))))
+                  (forward-line (min (nth 2 pl) (max 0 (1- (outline-server--item-height (cdr (nth (nth 1 pl) run)))))))
+                  (move-to-column (nth 3 pl))
+                  (set-marker (nth 0 pl) (point)))
+                (goto-char after)))))))))
 
 (defun outline-server--redraw (pane ids)
   "Draw again the rows of PANE whose id is in the hash table IDS."
   (let* ((rows (outline-server--pane-rows pane)) (items nil))
     (dotimes (k (length rows))
       (let ((r (aref rows k)))
-        (when (and (consp r) (not (eq (car r) :stale)) (gethash (plist-get r :id) ids))
+        (when (and (outline-server--item-p r) (gethash (outline-server--item-id r) ids))
           (push (cons k r) items))))
     (outline-server--put pane (nreverse items))))
 
@@ -561,7 +641,7 @@ change that moved the version asks for its own rows."
   (let* ((rows (outline-server--pane-rows pane)) (n (length rows))
          (v (outline-server--pane-version pane)) (i 0))
     (cl-flet ((ask (k) (let ((s (aref rows k)))
-                         (if (consp s) (setcar (cdr s) v) (aset rows k v)))))
+                         (if (consp s) (setcar s v) (aset rows k v)))))
       (while (< i n)
         (if (not (outline-server--missing-p pane (aref rows i)))
             (setq i (1+ i))
@@ -575,20 +655,23 @@ change that moved the version asks for its own rows."
 (defun outline-server--fetch (pane start count v)
   "Ask for COUNT rows of PANE from START, for the list at version V."
   (cl-incf (outline-server--pane-fills pane))
+  (outline-server--fetching 1)
   (outline-server--send
    :visibleRows (list :uri (outline-server--pane-uri pane) :start start :count count :include ["lines"])
    (lambda (res)
      (cl-decf (outline-server--pane-fills pane))
+     (outline-server--fetching -1)
      (when (and (outline-server--pane-live-p pane)
                 (eql (plist-get res :version) v)
                 (eql (outline-server--pane-version pane) v))
        (let ((rows (plist-get res :rows)) (items nil))
          (dotimes (j (min (length rows) (- (length (outline-server--pane-rows pane)) start)))
-           (push (cons (+ start j) (aref rows j)) items))
+           (push (cons (+ start j) (outline-server--item-of (aref rows j))) items))
          (outline-server--put pane (nreverse items))))
      (outline-server--settle pane))
    (lambda (err)
      (cl-decf (outline-server--pane-fills pane))
+     (outline-server--fetching -1)
      (outline-server--say-error :visibleRows err)
      (outline-server--settle pane))))
 
@@ -610,7 +693,11 @@ and the next command waiting runs."
   (when (and (outline-server--pane-live-p pane)
              (not (outline-server--pane-busy pane))
              (= (outline-server--pane-fills pane) 0))
-    (if (cl-some (lambda (r) (outline-server--missing-p pane r)) (outline-server--pane-rows pane))
+    (if (let ((rows (outline-server--pane-rows pane)) (k 0) (n 0) (missing nil))
+          (setq n (length rows))
+          (while (and (not missing) (< k n))
+            (setq missing (outline-server--missing-p pane (aref rows k)) k (1+ k)))
+          missing)
         (outline-server--fill pane)
       (outline-server--update-empty pane)
       (let ((goto (outline-server--pane-goto pane)))
@@ -648,14 +735,16 @@ else they are fetched again."
     (mapc (lambda (id) (puthash id t ids)) groups)
     (dotimes (k (length rows))
       (let ((r (outline-server--row (aref rows k))))
-        (when (and r (gethash (plist-get r :id) ids))
+        (when (and r (gethash (outline-server--item-id r) ids))
           (if (not (memq expanded '(t :json-false)))
               (aset rows k (outline-server--stale r))
-            (let ((e (if (or (null (plist-get res :id)) (equal (plist-get r :id) (plist-get res :id)))
-                         expanded
-                       (if (eq expanded t) :json-false t))))
-              (unless (eq (outline-server--true e) (outline-server--true (plist-get r :expanded)))
-                (push (cons k (plist-put (copy-sequence r) :expanded e)) items)))))))
+            (let ((e (if (or (null (plist-get res :id)) (equal (outline-server--item-id r) (plist-get res :id)))
+                         (eq expanded t)
+                       (not (eq expanded t)))))
+              (unless (eq e (outline-server--item-expanded r))
+                (setq r (copy-sequence r))
+                (setf (outline-server--item-expanded r) e)
+                (push (cons k r) items)))))))
     (outline-server--put pane (nreverse items))))
 
 (defun outline-server--on-notification (_conn method params)
@@ -1158,7 +1247,7 @@ ON-RESULT gets the result; an error is shown in words."
     (let ((r (outline-server--row (aref (outline-server--pane-rows pane) k))))
       (goto-char (point-min))
       (forward-line (outline-server--line-of pane k))
-      (forward-char (min (* 2 (or (plist-get r :depth) 0))
+      (forward-char (min (* 2 (if r (outline-server--item-depth r) 0))
                          (- (line-end-position) (point))))
       (dolist (w (get-buffer-window-list (current-buffer) nil t)) (set-window-point w (point))))))
 
@@ -1174,7 +1263,7 @@ When it is not shown, on the first of the FALLBACK ids shown."
   "The ids of ID's groups in PANE's rows, innermost first (those drawn)."
   (let ((rows (outline-server--pane-rows pane)) (out nil) (k (outline-server--slot-of pane id)))
     (while k
-      (let ((parent (plist-get (outline-server--row (aref rows k)) :parent)))
+      (let ((parent (outline-server--item-parent (outline-server--row (aref rows k)))))
         (setq k nil)
         (when parent
           (push parent out)
@@ -1205,7 +1294,7 @@ The group's header stays where it is in the window."
   (interactive)
   (outline-server--command
     (let* ((row (or (outline-server--row-at pane) (user-error "No item here")))
-           (id (if (equal (plist-get row :kind) "group") (plist-get row :id) (plist-get row :parent))))
+           (id (if (outline-server--item-group row) (outline-server--item-id row) (outline-server--item-parent row))))
       (outline-server--call
        pane :toggleSection (outline-server--toggle-params pane id)
        (lambda (res)
@@ -1218,7 +1307,7 @@ The group's header stays where it is in the window."
   "Expand or collapse every group of PANE with METHOD.
 EXPANDED is what they become (t or :json-false)."
   (let* ((row (outline-server--row-at pane))
-         (id (and row (plist-get row :id)))
+         (id (and row (outline-server--item-id row)))
          (fallback (and id (outline-server--ancestors pane id))))
     (outline-server--call
      pane method (list :uri (outline-server--pane-uri pane))
@@ -1242,7 +1331,7 @@ EXPANDED is what they become (t or :json-false)."
   (let ((row (outline-server--row-at pane)))
     (when row
       (outline-server--call
-       pane :navigate (list :uri (outline-server--pane-uri pane) :from (plist-get row :id) :key key)
+       pane :navigate (list :uri (outline-server--pane-uri pane) :from (outline-server--item-id row) :key key)
        (lambda (res)
          (when (plist-get res :version)
            (outline-server--apply-result pane res (if (equal key "expandSiblings") t (plist-get res :expanded))))
@@ -1300,11 +1389,11 @@ Not possible in an accordion (expansion: single)."
   (let ((row (outline-server--row-at pane)))
     (when row
       (outline-server--call
-       pane :navigate (list :uri (outline-server--pane-uri pane) :from (plist-get row :id)
+       pane :navigate (list :uri (outline-server--pane-uri pane) :from (outline-server--item-id row)
                             :key (list :type text))
        (lambda (res)
-         (if (equal (plist-get res :focus) (plist-get row :id))
-             (unless (string-prefix-p (downcase text) (downcase (or (plist-get row :title) "")))
+         (if (equal (plist-get res :focus) (outline-server--item-id row))
+             (unless (string-prefix-p (downcase text) (downcase (or (outline-server--item-title row) "")))
                (message "No item starts with “%s”" text))
            (setf (outline-server--pane-goto pane)
                  (lambda () (outline-server--goto-id pane (plist-get res :focus))))))))))
@@ -1383,7 +1472,7 @@ Escape or \\[keyboard-quit] at the prompt leaves the filter as it was."
   (if (null query)
       (message "Filter unchanged")
     (outline-server--command
-      (let* ((row (outline-server--row-at pane)) (id (and row (plist-get row :id)))
+      (let* ((row (outline-server--row-at pane)) (id (and row (outline-server--item-id row)))
              (fallback (and id (outline-server--ancestors pane id))))
         (outline-server--call
          pane :filterOutline (list :uri (outline-server--pane-uri pane) :query query)

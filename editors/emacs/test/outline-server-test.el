@@ -514,5 +514,152 @@ Return the pane's buffer."
                                 (ost-text pane)))
         (should (cl-every (lambda (l) (<= (string-width l) 37)) (split-string (ost-text pane) "\n")))))))
 
+;;;; The Debian package outline: 65,119 items
+
+(defun ost-debian ()
+  "The path of the Debian package outline, made when missing.
+Skip the test, saying why, where no apt package lists exist to make it."
+  (let ((file (expand-file-name "examples/generated/debian-packages.yaml" ost-root)))
+    (unless (file-exists-p file)
+      (unless (file-expand-wildcards "/var/lib/apt/lists/*_Packages*")
+        (message "Skipping: no apt package lists to make %s (run apt-get update)" file)
+        (ert-skip "no apt package lists to make the Debian package outline"))
+      (unless (= 0 (call-process (expand-file-name "scripts/make-examples" ost-root) nil nil nil))
+        (ert-fail "scripts/make-examples failed")))
+    file))
+
+(defun ost-server-rows (uri &optional start count)
+  "The visible rows of URI from START (0), COUNT of them (all), with their lines.
+Asked of the server directly, in pages, as a reference for the pane."
+  (let* ((start (or start 0)) (rows nil) (done nil))
+    (while (not done)
+      (let* ((n (if count (min 10000 (- (+ (or count 0) (or start 0)) start)) 10000))
+             (res (jsonrpc-request outline-server--conn :visibleRows
+                                   (list :uri uri :start start :count n :include ["lines"]))))
+        (setq rows (nconc rows (append (plist-get res :rows) nil)))
+        (setq start (+ start (length (plist-get res :rows))))
+        (setq done (or (< (length (plist-get res :rows)) n) (<= n 0)
+                       (and count (>= (length rows) count))))))
+    rows))
+
+(defun ost-render (rows)
+  "ROWS (server plists with lines) as the pane draws them: the test's own drawing."
+  (mapconcat
+   (lambda (r)
+     (let* ((indent (make-string (* 2 (plist-get r :depth)) ?\s))
+            (lines (plist-get r :lines))
+            (title (append (plist-get lines :title) nil))
+            (detail (append (plist-get lines :detail) nil)))
+       (if (equal (plist-get r :kind) "group")
+           ;; A header too wide for the 39 columns has its title cut, ending in …
+           (let* ((head (concat indent (if (eq (plist-get r :expanded) t) "▾ " "▸ ")))
+                  (tail (concat (if (plist-get r :badge) (concat " " (plist-get r :badge)) "")
+                                (format "  %d/%d" (plist-get r :activeCount) (plist-get r :rowCount))))
+                  (room (- 39 (string-width head) (string-width tail))))
+             (concat head (if (<= (string-width (car title)) room) (car title)
+                            (concat (truncate-string-to-width (car title) (1- room)) "…"))
+                     tail "\n"))
+         (concat indent (if (eq (plist-get r :active) t) "● " "○ ") (car title) "\n"
+                 (mapconcat (lambda (l) (concat indent "  " l "\n")) (append (cdr title) detail) "")))))
+   rows ""))
+
+(defun ost-same-text (actual expected)
+  "Fail unless ACTUAL is EXPECTED, naming the first line that differs.
+The texts may be 100,000 lines long: ERT would print them whole."
+  (unless (equal actual expected)
+    (let ((a (split-string actual "\n")) (e (split-string expected "\n")) (n 1))
+      (while (and a e (equal (car a) (car e))) (setq a (cdr a) e (cdr e) n (1+ n)))
+      (ert-fail (list :first-difference-at-line n :actual (car a) :expected (car e)
+                      :actual-lines (length (split-string actual "\n"))
+                      :expected-lines (length (split-string expected "\n")))))))
+
+(defun ost-starts (buf prefix)
+  "Non-nil when the text of BUF starts with PREFIX."
+  (string-prefix-p prefix (ost-text buf)))
+
+(defun ost-has (buf regexp)
+  "Non-nil when a line of BUF matches REGEXP."
+  (with-current-buffer buf (save-excursion (goto-char (point-min)) (re-search-forward regexp nil t))))
+
+(defun ost-first-line (rows)
+  "The first line the pane draws for the first of ROWS."
+  (car (split-string (ost-render rows) "\n")))
+
+(ert-deftest outline-server-debian ()
+  "The Debian package outline: every row, edits, revert, jumps and filters.
+The outline is made from this machine's package lists: what the pane
+shows is checked against what the server lists, not against numbers."
+  (ost-with-server
+    (let* ((file (ost-debian))
+           (pane (ost-open file))
+           (src (find-buffer-visiting file))
+           (uri (outline-server--pane-uri (buffer-local-value 'outline-server--pane pane)))
+           (first (car (ost-server-rows uri 0 1)))
+           (name (plist-get first :title))
+           (group-line (lambda (title expanded)
+                         (concat (if expanded "▾ " "▸ ") title (substring (ost-first-line (list first))
+                                                                         (+ 2 (length name)))))))
+      (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri)))
+      (should (equal (ost-line pane) (funcall group-line name nil)))
+      ;; A toggle: the pane is what the server lists.
+      (ost-keys "n TAB")
+      (ost-settle pane)
+      (should (string-prefix-p "▾ " (ost-line pane)))
+      (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri)))
+      ;; Expand all: every row, the last one reachable.
+      (ost-keys "z R M->")
+      (ost-settle pane)
+      (let* ((total (length (outline-server--pane-rows (buffer-local-value 'outline-server--pane pane))))
+             (last (car (ost-server-rows uri (1- total) 1))))
+        (should (> total 60000))
+        (should (equal (ost-mode-line pane) (concat " " (outline-server--count total))))
+        (should (equal (ost-line pane) (ost-first-line (list last))))
+        (with-current-buffer pane
+          (should (= (line-number-at-pos) (1+ (plist-get last :top)))))
+        (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri)))
+        ;; RET on the last row goes to its mapping in the YAML.
+        (ost-keys "RET")
+        (ost-settle pane)
+        (should (eq (window-buffer) src))
+        (with-current-buffer src
+          (goto-char (window-point))
+          (should (equal (buffer-substring-no-properties (line-beginning-position) (line-end-position))
+                         (format "      - id: \"%s\"" (plist-get last :id))))))
+      ;; Typing in the YAML returns at once: the edit waits to be sent; the pane follows later.
+      (ost-keys (format "M-< C-s groups: RET C-s title: SPC \"%s RET X" name) src)
+      (should (outline-server--pane-edits (buffer-local-value 'outline-server--pane pane)))
+      (should (ost-starts pane (funcall group-line name t)))
+      (ost-settle pane)
+      (should (ost-starts pane (funcall group-line (concat name "X") t)))
+      ;; revert-buffer: the pane follows the file again, then the edits after it.
+      (ost-keys "M-x revert-buffer RET yes RET" src)
+      (ost-settle pane)
+      (should (ost-starts pane (funcall group-line name t)))
+      (ost-keys (format "M-< C-s groups: RET C-s title: SPC \"%s RET Y" name) src)
+      (ost-settle pane)
+      (should (ost-starts pane (funcall group-line (concat name "Y") t)))
+      ;; The cursor in the YAML: its item is shown in the pane, its groups opened.
+      (ost-keys "z M" pane)
+      (ost-settle pane)
+      (ost-keys "M-< C-s rows: RET C-s title: RET" src)
+      (ost-settle pane)
+      (let ((row-title (with-current-buffer src
+                         (buffer-substring-no-properties (+ 2 (point)) (1- (line-end-position))))))
+        (should (equal (ost-line pane) (concat "    " (substring (ost-line pane) 4 6) row-title)))
+        (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri))))
+      ;; A filter by a group's name: the group with all it holds.
+      (ost-keys "s games RET" pane)
+      (ost-settle pane)
+      (should (ost-has pane "^▾ games [0-9]+  [0-9]+/[0-9]+$"))
+      (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri)))
+      ;; Filter lib: tens of thousands of items, the last reachable.
+      (ost-keys "s lib RET M->" pane)
+      (ost-settle pane)
+      (let ((total (length (outline-server--pane-rows (buffer-local-value 'outline-server--pane pane)))))
+        (should (> total 10000))
+        (should (equal (ost-mode-line pane) (format " %s filter “lib”" (outline-server--count total))))
+        (should (equal (ost-line pane) (ost-first-line (ost-server-rows uri (1- total) 1)))))
+      (with-current-buffer src (set-buffer-modified-p nil)))))
+
 (provide 'outline-server-test)
 ;;; outline-server-test.el ends here
