@@ -372,9 +372,10 @@ to redisplay and to the garbage collector."
               (setq line (concat indent (if (= i 0) arrow "  ") line))
               (add-face-text-property 0 (length line) 'outline-server-group t line)
               (push (concat line (if last suffix "") "\n") out))))
-      (let ((face (cond ((outline-server--item-emphasis item) 'outline-server-emphasis)
-                        ((outline-server--item-active item) 'outline-server-row)
-                        (t 'outline-server-inactive)))
+      (let ((face (cond ((not (outline-server--item-emphasis item))
+                         (if (outline-server--item-active item) 'outline-server-row 'outline-server-inactive))
+                        ((outline-server--item-active item) 'outline-server-emphasis)
+                        (t '(outline-server-emphasis outline-server-inactive))))
             (marker (if (outline-server--item-active item) "● " "○ "))
             (i 0))
         (dolist (l title)
@@ -486,6 +487,7 @@ inserted at a point goes before it, unless the point is at the end."
            (erase-buffer)
            (setf (outline-server--pane-message-shown ,pane) nil))
          (unwind-protect (progn ,@body)
+           (set-buffer-modified-p nil)
            (outline-server--set-points outline-server--ps))))))
 
 (defun outline-server--monotone-p (changes)
@@ -619,6 +621,7 @@ consecutive slots are drawn in one insertion."
       (erase-buffer)
       (insert (propertize text 'face 'outline-server-message))
       (goto-char (point-min))
+      (set-buffer-modified-p nil)
       (setf (outline-server--pane-message-shown pane) t))))
 
 (defun outline-server--update-empty (pane)
@@ -969,7 +972,9 @@ buffer.  In the pane, \\<outline-server-pane-mode-map>\\[describe-mode] lists th
         (push pane outline-server--panes)
         (with-current-buffer buf
           (outline-server-pane-mode)
-          (setq outline-server--pane pane))
+          (setq outline-server--pane pane)
+          (setq mode-line-buffer-identification
+                (list (propertize (outline-server--name pane) 'face 'mode-line-buffer-id))))
         (when src
           (with-current-buffer src
             (setq outline-server--source-pane pane)
@@ -1136,6 +1141,7 @@ known, so a keystroke does not count the lines of the whole buffer."
 It waits `outline-server-follow-delay' seconds of rest first."
   (let ((pane outline-server--source-pane))
     (when (and (outline-server--pane-live-p pane)
+               (eq (outline-server--pane-state pane) 'open)
                (get-buffer-window (outline-server--pane-buffer pane) t)
                (not (eql (point) (car (outline-server--pane-current pane)))))
       (when (outline-server--pane-follow-timer pane) (cancel-timer (outline-server--pane-follow-timer pane)))
@@ -1145,7 +1151,8 @@ It waits `outline-server-follow-delay' seconds of rest first."
                               (lambda ()
                                 (setf (outline-server--pane-follow-timer pane) nil)
                                 (outline-server--guard
-                                  (when (and (outline-server--pane-live-p pane) (buffer-live-p src))
+                                  (when (and (outline-server--pane-live-p pane) (buffer-live-p src)
+                                             (eq (outline-server--pane-state pane) 'open))
                                     (outline-server--follow pane (with-current-buffer src (point))))))))))))
 
 (defun outline-server--follow (pane pos)
@@ -1654,6 +1661,8 @@ after it, in order.
   (buffer-disable-undo)
   (setq-local revert-buffer-function #'outline-server-refresh)
   (setq mode-line-process '(:eval (outline-server--mode-line)))
+  ;; A side window is narrow: the outline's name and how many items it shows.
+  (setq mode-line-format '("%e " mode-line-buffer-identification " " mode-line-process))
   (add-hook 'kill-buffer-hook #'outline-server--closed nil t))
 
 (provide 'outline-server)

@@ -18,9 +18,15 @@
 
 (defvar ost-tmp nil "A directory for the files the tests change.")
 
+(advice-add 'ask-user-about-lock :override (lambda (_file _opponent) nil))
+
 (setq outline-server-sync-delay 0.05
       outline-server-follow-delay 0.05
       large-file-warning-threshold nil
+      ;; The tests change the Debian outline's buffer but never save it:
+      ;; no lock next to it, and another Emacs editing it does not stop them.
+      create-lockfiles nil
+      auto-save-default nil
       ;; The pane's side window: the body is 40 columns, 39 of which a terminal draws.
       outline-server-width 40)
 
@@ -289,6 +295,20 @@ Return the pane's buffer."
       (ost-keys "z R")
       (ost-settle pane)
       (should (equal (ost-text pane) ost-contacts-expanded))
+      ;; Emphasised rows (VIPs) and inactive ones have their faces.
+      (with-current-buffer pane
+        (goto-char (point-min))
+        (search-forward "马总")
+        (should (memq 'outline-server-emphasis (ensure-list (get-text-property (point) 'face))))
+        (should-not (memq 'outline-server-inactive (ensure-list (get-text-property (point) 'face))))
+        (search-forward "Grace Liu")
+        (should (memq 'outline-server-emphasis (ensure-list (get-text-property (point) 'face))))
+        (should (memq 'outline-server-inactive (ensure-list (get-text-property (point) 'face))))
+        (search-forward "推销电话")
+        (should-not (memq 'outline-server-emphasis (ensure-list (get-text-property (point) 'face))))
+        (should (memq 'outline-server-inactive (ensure-list (get-text-property (point) 'face))))
+        (forward-line 1)
+        (should (memq 'outline-server-detail (ensure-list (get-text-property (point) 'face)))))
       ;; M-> goes to the last item, M-< to the first.
       (ost-keys "M->")
       (should (equal (ost-line pane) "  ○ Unknown"))
@@ -454,6 +474,27 @@ Return the pane's buffer."
                                 "The outline shows once the file is fixed.")))
       (ost-write file text)
       (ost-wait (lambda () (equal (ost-text pane) ost-contacts)) "the fixed outline"))))
+
+(ert-deftest outline-server-broken-buffer ()
+  "A pane opened on a broken buffer says why, and shows the outline once it is fixed."
+  (ost-with-server
+    (let* ((file (ost-copy "contacts.yaml")))
+      (find-file file)
+      (goto-char (point-min))
+      (search-forward "    title: My Friends\n")
+      (insert "    title: Again\n")
+      (let* ((src (current-buffer)) (pane (ost-open file)))
+        (should (equal (ost-text pane)
+                       (ost-lines "contacts.yaml has 1 error"
+                                  "  line 17, column 5: duplicate key \"title\""
+                                  "The outline shows once the text is fixed.")))
+        (should (eq (window-buffer) pane))
+        ;; A key in the pane says why nothing happens.
+        (should (equal (cadr (should-error (ost-keys "TAB") :type 'user-error))
+                       "contacts.yaml has 1 error"))
+        (ost-keys "M-< C-s Again RET C-a C-k C-k" src)
+        (ost-settle pane)
+        (should (equal (ost-text pane) ost-contacts))))))
 
 (ert-deftest outline-server-accordion ()
   "In an accordion, opening a group closes its sibling; expand all says why it cannot."
