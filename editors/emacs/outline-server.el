@@ -205,11 +205,15 @@ object (a plist of :code, :message, :data), else the error is shown."
   (state 'opening)          ; opening, open or error
   error                     ; what the pane says when in error
   (version 0)               ; the version of the visible list below
-  (rows [])                 ; a row plist, nil (not fetched), or the version it was asked at
+  (count 0)                 ; items in the visible list
+  (rows [])                 ; their slots (the vector may be longer), see "The buffer and the rows"
+  (heights [])              ; the lines each slot takes in the buffer
+  (starts [0])              ; the first line of each slot, then the line count
+  starts-valid              ; non-nil when `starts' follows `heights'
+  (pending 0)               ; slots that are not a fresh item
   (width 0)                 ; columns the server lays the rows out in
   query matches             ; the filter and its matches (id -> ranges)
   (fills 0)                 ; visibleRows requests in flight
-  reload                    ; the version a reload of every row waits for
   busy queue goto           ; a pane command in flight, those waiting, where to go after
   message-shown             ; the buffer holds a message, not rows
   diagnostics               ; the last diagnostics (server plists)
@@ -396,17 +400,12 @@ to redisplay and to the garbage collector."
 ;; - (V . ITEM): ITEM, drawn, to be fetched again (asked at version V, or nil);
 ;; - nil, or the version it was asked at: not fetched yet, not drawn.
 
-(defun outline-server--row (slot)
+(defsubst outline-server--row (slot)
   "The item of SLOT, or nil when it holds none."
   (cond ((outline-server--item-p slot) slot)
         ((consp slot) (cdr slot))))
 
-(defun outline-server--height (slot)
-  "Lines SLOT takes in the buffer: 0 for an item not fetched."
-  (let ((item (outline-server--row slot)))
-    (if item (outline-server--item-height item) 0)))
-
-(defun outline-server--missing-p (pane slot)
+(defsubst outline-server--missing-p (pane slot)
   "Non-nil when SLOT of PANE's rows must be fetched (again)."
   (cond ((null slot) t)
         ((integerp slot) (/= slot (outline-server--pane-version pane)))
@@ -417,22 +416,61 @@ to redisplay and to the garbage collector."
   (let ((item (outline-server--row slot)))
     (and item (cons nil item))))
 
+(defun outline-server--capacity (pane n)
+  "Make PANE's vectors hold at least N slots, keeping the slots they hold."
+  (let ((c (length (outline-server--pane-rows pane))))
+    (when (< c n)
+      (let ((c2 (max n (* 2 c) 64)) (k (outline-server--pane-count pane)))
+        (let ((rows (make-vector c2 nil)) (heights (make-vector c2 0)))
+          (dotimes (i k)
+            (aset rows i (aref (outline-server--pane-rows pane) i))
+            (aset heights i (aref (outline-server--pane-heights pane) i)))
+          (setf (outline-server--pane-rows pane) rows (outline-server--pane-heights pane) heights
+                (outline-server--pane-starts pane) (make-vector (1+ c2) 0)
+                (outline-server--pane-starts-valid pane) nil))))))
+
+(defun outline-server--reset-rows (pane total)
+  "Make PANE's list TOTAL slots, none fetched."
+  (let ((rows (outline-server--pane-rows pane)) (heights (outline-server--pane-heights pane)))
+    (fillarray rows nil)
+    (fillarray heights 0))
+  (setf (outline-server--pane-count pane) 0)
+  (outline-server--capacity pane total)
+  (setf (outline-server--pane-count pane) total (outline-server--pane-pending pane) total
+        (outline-server--pane-starts-valid pane) nil))
+
+(defun outline-server--starts (pane)
+  "The first line of each of PANE's slots, then the line count: a vector.
+Counted again, in place, after the heights change."
+  (let ((v (outline-server--pane-starts pane)))
+    (unless (outline-server--pane-starts-valid pane)
+      (let* ((h (outline-server--pane-heights pane)) (n (outline-server--pane-count pane))
+             (line 0) (k 0))
+        (when (< (length v) (1+ n))
+          (setq v (make-vector (1+ (length h)) 0))
+          (setf (outline-server--pane-starts pane) v))
+        (while (< k n)
+          (aset v k line)
+          (setq line (+ line (aref h k)) k (1+ k)))
+        (aset v n line)
+        (setf (outline-server--pane-starts-valid pane) t)))
+    v))
+
 (defun outline-server--line-of (pane i)
   "The 0-based first line of slot I of PANE's rows."
-  (let ((rows (outline-server--pane-rows pane)) (line 0) (k 0))
-    (while (< k i)
-      (setq line (+ line (outline-server--height (aref rows k))) k (1+ k)))
-    line))
+  (aref (outline-server--starts pane) i))
 
 (defun outline-server--slot-at (pane &optional pos)
   "The slot of PANE's rows drawn at POS (default point), or nil."
   (let* ((line (save-restriction (widen) (1- (line-number-at-pos (or pos (point))))))
-         (rows (outline-server--pane-rows pane)) (n (length rows)) (k 0) (top 0) found)
-    (while (and (not found) (< k n))
-      (let ((h (outline-server--height (aref rows k))))
-        (if (and (> h 0) (< line (+ top h))) (setq found k)
-          (setq top (+ top h) k (1+ k)))))
-    found))
+         (starts (outline-server--starts pane)) (heights (outline-server--pane-heights pane))
+         (lo 0) (hi (outline-server--pane-count pane)))
+    ;; The last slot starting at or before LINE.
+    (while (< lo hi)
+      (let ((mid (/ (+ lo hi) 2)))
+        (if (<= (aref starts mid) line) (setq lo (1+ mid)) (setq hi mid))))
+    (let ((k (1- lo)))
+      (and (>= k 0) (< line (+ (aref starts k) (aref heights k))) k))))
 
 (defun outline-server--row-at (pane &optional pos)
   "The item drawn at POS (default point) in PANE, or nil."
@@ -441,7 +479,7 @@ to redisplay and to the garbage collector."
 
 (defun outline-server--slot-of (pane id)
   "The slot of PANE's rows holding the item ID, or nil."
-  (let* ((rows (outline-server--pane-rows pane)) (n (length rows)) (k 0) found)
+  (let* ((rows (outline-server--pane-rows pane)) (n (outline-server--pane-count pane)) (k 0) found)
     (while (and (not found) (< k n))
       (let ((r (outline-server--row (aref rows k))))
         (if (and r (equal (outline-server--item-id r) id)) (setq found k) (setq k (1+ k)))))
@@ -502,48 +540,66 @@ inserted at a point goes before it, unless the point is at the end."
           changes)
     ok))
 
+(defun outline-server--move-slots (pane from to count)
+  "Move COUNT slots of PANE from FROM to TO, in place."
+  (let ((rows (outline-server--pane-rows pane)) (heights (outline-server--pane-heights pane)))
+    (if (< to from)
+        (dotimes (j count)
+          (aset rows (+ to j) (aref rows (+ from j)))
+          (aset heights (+ to j) (aref heights (+ from j))))
+      (let ((j (1- count)))
+        (while (>= j 0)
+          (aset rows (+ to j) (aref rows (+ from j)))
+          (aset heights (+ to j) (aref heights (+ from j)))
+          (setq j (1- j)))))))
+
 (defun outline-server--apply-pass (pane changes)
   "Apply CHANGES, each after the one before, to PANE's rows and buffer.
-Deleted rows lose their lines; inserted ones are slots to fetch.
-Return nil, changing nothing, when a change falls outside the list."
-  (let* ((old (outline-server--pane-rows pane)) (n (length old))
-         (size n) (o 0) (p 0) (ok t) (cuts nil))
+Deleted rows lose their lines; inserted ones are slots to fetch.  The
+slots move in place, so that a toggle in a long list makes no garbage
+to collect.  Return nil, changing nothing, when a change falls outside
+the list."
+  (let* ((rows (outline-server--pane-rows pane)) (n (outline-server--pane-count pane))
+         (starts (outline-server--starts pane)) (pending (outline-server--pane-pending pane))
+         (o 0) (p 0) (ok t) (kept nil) (inserted nil) (cuts nil))
+    ;; The pieces kept (old start, new start, count), the slots inserted and the lines cut.
     (mapc (lambda (c)
-            (setq size (+ size (if (equal (plist-get c :kind) "insert")
-                                   (plist-get c :count) (- (plist-get c :count))))))
+            (when ok
+              (let ((k (- (plist-get c :start) p)) (count (plist-get c :count)))
+                (if (or (< k 0) (> (+ o k) n) (< count 0)) (setq ok nil)
+                  (when (> k 0) (push (list o p k) kept))
+                  (setq o (+ o k) p (+ p k))
+                  (if (equal (plist-get c :kind) "insert")
+                      (progn (push (cons p count) inserted)
+                             (setq p (+ p count) pending (+ pending count)))
+                    (if (> (+ o count) n) (setq ok nil)
+                      (let ((lines (- (aref starts (+ o count)) (aref starts o))))
+                        (when (> lines 0) (push (cons (aref starts o) lines) cuts))
+                        (dotimes (j count)
+                          (unless (outline-server--item-p (aref rows (+ o j))) (setq pending (1- pending))))
+                        (setq o (+ o count)))))))))
           changes)
-    (when (< size 0) (setq ok nil))
-    (let ((new (and ok (make-vector size nil))) (line 0))
-      ;; First the new list and the line ranges to cut, then the cuts, from the last.
-      (mapc (lambda (c)
-              (when ok
-                (let ((k (- (plist-get c :start) p)) (count (plist-get c :count)))
-                  (if (or (< k 0) (> (+ o k) n)) (setq ok nil)
-                    (dotimes (_ k)
-                      (let ((r (aref old o)))
-                        (aset new p r)
-                        (setq line (+ line (outline-server--height r)) o (1+ o) p (1+ p))))
-                    (if (equal (plist-get c :kind) "insert")
-                        (if (> (+ p count) size) (setq ok nil) (setq p (+ p count)))
-                      (if (> (+ o count) n) (setq ok nil)
-                        (let ((lines 0))
-                          (dotimes (_ count)
-                            (setq lines (+ lines (outline-server--height (aref old o))) o (1+ o)))
-                          (when (> lines 0) (push (cons line lines) cuts))
-                          (setq line (+ line lines)))))))))
-            changes)
-      (when ok
-        (if (/= (- n o) (- size p)) (setq ok nil)
-          (while (< o n) (aset new p (aref old o)) (setq o (1+ o) p (1+ p)))))
-      (when ok
-        (setf (outline-server--pane-rows pane) new)
-        (goto-char (point-min))
-        (let ((at 0))
-          (dolist (cut (nreverse cuts))     ; in order; lines before a cut are already gone
-            (forward-line (- (car cut) at))
-            (delete-region (point) (progn (forward-line (cdr cut)) (point)))
-            ;; Point now stands where old line (car cut) + (cdr cut) began.
-            (setq at (+ (car cut) (cdr cut)))))))
+    (when ok
+      (when (< o n) (push (list o p (- n o)) kept))
+      (let ((size (+ p (- n o))))
+        (outline-server--capacity pane size)
+        (setq kept (nreverse kept))
+        ;; Pieces going left first, from the first; then those going right, from the last.
+        (dolist (k kept) (when (< (nth 1 k) (nth 0 k)) (outline-server--move-slots pane (nth 0 k) (nth 1 k) (nth 2 k))))
+        (dolist (k (reverse kept)) (when (> (nth 1 k) (nth 0 k)) (outline-server--move-slots pane (nth 0 k) (nth 1 k) (nth 2 k))))
+        (let ((rows (outline-server--pane-rows pane)) (heights (outline-server--pane-heights pane)))
+          (dolist (in inserted)
+            (dotimes (j (cdr in)) (aset rows (+ (car in) j) nil) (aset heights (+ (car in) j) 0)))
+          (let ((j size)) (while (< j n) (aset rows j nil) (aset heights j 0) (setq j (1+ j)))))
+        (setf (outline-server--pane-count pane) size (outline-server--pane-pending pane) pending
+              (outline-server--pane-starts-valid pane) nil))
+      (goto-char (point-min))
+      (let ((at 0))
+        (dolist (cut (nreverse cuts))     ; in order; lines before a cut are already gone
+          (forward-line (- (car cut) at))
+          (delete-region (point) (progn (forward-line (cdr cut)) (point)))
+          ;; Point now stands where old line (car cut) + (cdr cut) began.
+          (setq at (+ (car cut) (cdr cut))))))
     ok))
 
 (defun outline-server--apply-changes (pane changes)
@@ -563,19 +619,18 @@ slot stays on the same line of the item (or its last).  Items of
 consecutive slots are drawn in one insertion."
   (when items
     (outline-server--drawing pane
-      (let ((slots (outline-server--pane-rows pane)) (k 0))
+      (let* ((slots (outline-server--pane-rows pane)) (heights (outline-server--pane-heights pane))
+             ;; Lines between slots not drawn here do not change: the starts before it serve.
+             (starts (outline-server--starts pane)) (k 0))
         (goto-char (point-min))
         (while items
           ;; A run: items of consecutive slots.
           (let ((run (list (pop items))))
             (while (and items (= (caar items) (1+ (caar run)))) (push (pop items) run))
             (setq run (nreverse run))
-            (let ((first (caar run)) (lines 0))
-              (while (< k first)
-                (setq lines (+ lines (outline-server--height (aref slots k))) k (1+ k)))
-              (forward-line lines))
+            (forward-line (- (aref starts (caar run)) (aref starts k)))
             (let* ((beg (point))
-                   (olds (mapcar (lambda (it) (outline-server--height (aref slots (car it)))) run))
+                   (olds (mapcar (lambda (it) (aref heights (car it))) run))
                    (end (progn (forward-line (apply #'+ olds)) (point)))
                    ;; Points on the old lines: the slot, the line in it and the column.
                    (places
@@ -594,8 +649,13 @@ consecutive slots are drawn in one insertion."
               (delete-region beg end)
               (goto-char beg)
               (apply #'insert texts)
-              (dolist (it run) (aset slots (car it) (cdr it)))
+              (dolist (it run)
+                (unless (outline-server--item-p (aref slots (car it)))
+                  (cl-decf (outline-server--pane-pending pane)))
+                (aset slots (car it) (cdr it))
+                (aset heights (car it) (outline-server--item-height (cdr it))))
               (setq k (+ (caar run) (length run)))
+              (setf (outline-server--pane-starts-valid pane) nil)
               (let ((after (point)))
                 (dolist (pl places)
                   (goto-char beg)
@@ -608,7 +668,7 @@ consecutive slots are drawn in one insertion."
 (defun outline-server--redraw (pane ids)
   "Draw again the rows of PANE whose id is in the hash table IDS."
   (let* ((rows (outline-server--pane-rows pane)) (items nil))
-    (dotimes (k (length rows))
+    (dotimes (k (outline-server--pane-count pane))
       (let ((r (aref rows k)))
         (when (and (outline-server--item-p r) (gethash (outline-server--item-id r) ids))
           (push (cons k r) items))))
@@ -627,7 +687,7 @@ consecutive slots are drawn in one insertion."
 (defun outline-server--update-empty (pane)
   "Say why PANE shows no row, when it shows none."
   (when (and (eq (outline-server--pane-state pane) 'open)
-             (= (length (outline-server--pane-rows pane)) 0))
+             (= (outline-server--pane-count pane) 0))
     (outline-server--show-message
      pane
      (if (outline-server--pane-query pane)
@@ -638,14 +698,15 @@ consecutive slots are drawn in one insertion."
 ;;;; Fetching rows
 
 (defun outline-server--fill (pane)
-  "Fetch the rows PANE lacks or holds stale, in pages of at most 10,000.
+  "Fetch the rows PANE lacks or holds stale, in pages; non-nil when it asked.
 An answer made at another version than the list held is dropped: the
 change that moved the version asks for its own rows."
-  (let* ((rows (outline-server--pane-rows pane)) (n (length rows))
-         (v (outline-server--pane-version pane)) (i 0))
+  (let* ((rows (outline-server--pane-rows pane)) (n (outline-server--pane-count pane))
+         (v (outline-server--pane-version pane)) (i 0) (asked nil))
     (cl-flet ((ask (k) (let ((s (aref rows k)))
+                         (setq asked t)
                          (if (consp s) (setcar s v) (aset rows k v)))))
-      (while (< i n)
+      (while (and (< i n) (> (outline-server--pane-pending pane) 0))
         (if (not (outline-server--missing-p pane (aref rows i)))
             (setq i (1+ i))
           (let* ((start i) (limit (min n (+ i outline-server--page))) (last i))
@@ -653,7 +714,8 @@ change that moved the version asks for its own rows."
               (when (outline-server--missing-p pane (aref rows i)) (setq last i) (ask i))
               (setq i (1+ i)))
             (setq i (1+ last))
-            (outline-server--fetch pane start (1+ (- last start)) v)))))))
+            (outline-server--fetch pane start (1+ (- last start)) v)))))
+    asked))
 
 (defun outline-server--fetch (pane start count v)
   "Ask for COUNT rows of PANE from START, for the list at version V."
@@ -668,7 +730,7 @@ change that moved the version asks for its own rows."
                 (eql (plist-get res :version) v)
                 (eql (outline-server--pane-version pane) v))
        (let ((rows (plist-get res :rows)) (items nil))
-         (dotimes (j (min (length rows) (- (length (outline-server--pane-rows pane)) start)))
+         (dotimes (j (min (length rows) (- (outline-server--pane-count pane) start)))
            (push (cons (+ start j) (outline-server--item-of (aref rows j))) items))
          (outline-server--put pane (nreverse items))))
      (outline-server--settle pane))
@@ -682,10 +744,11 @@ change that moved the version asks for its own rows."
   "Fetch every row of PANE again: TOTAL rows at its version.
 Rows drawn stay until their page comes back, unless the count changed."
   (let ((rows (outline-server--pane-rows pane)))
-    (if (/= (length rows) total)
+    (if (/= (outline-server--pane-count pane) total)
         (progn (outline-server--drawing pane (erase-buffer))
-               (setf (outline-server--pane-rows pane) (make-vector total nil)))
-      (dotimes (k total) (aset rows k (outline-server--stale (aref rows k))))))
+               (outline-server--reset-rows pane total))
+      (dotimes (k total) (aset rows k (outline-server--stale (aref rows k))))
+      (setf (outline-server--pane-pending pane) total)))
   (outline-server--fill pane)
   (outline-server--settle pane))
 
@@ -696,12 +759,16 @@ and the next command waiting runs."
   (when (and (outline-server--pane-live-p pane)
              (not (outline-server--pane-busy pane))
              (= (outline-server--pane-fills pane) 0))
-    (if (let ((rows (outline-server--pane-rows pane)) (k 0) (n 0) (missing nil))
-          (setq n (length rows))
-          (while (and (not missing) (< k n))
-            (setq missing (outline-server--missing-p pane (aref rows k)) k (1+ k)))
-          missing)
-        (outline-server--fill pane)
+    (if (and (> (outline-server--pane-pending pane) 0)
+             (or (outline-server--fill pane)
+                 ;; Nothing to ask after all: count again.
+                 (progn (setf (outline-server--pane-pending pane)
+                              (let ((rows (outline-server--pane-rows pane)) (c 0))
+                                (dotimes (k (outline-server--pane-count pane))
+                                  (unless (outline-server--item-p (aref rows k)) (setq c (1+ c))))
+                                c))
+                        nil)))
+        nil
       (outline-server--update-empty pane)
       (let ((goto (outline-server--pane-goto pane)))
         (setf (outline-server--pane-goto pane) nil)
@@ -710,12 +777,13 @@ and the next command waiting runs."
 
 ;;;; Answers with changes
 
-(defun outline-server--apply-result (pane res &optional expanded)
+(defun outline-server--apply-result (pane res &optional expanded index)
   "Apply the toggle-shaped result RES (version, changes, updatedGroups) to PANE.
 EXPANDED, when t or :json-false, is the state of every group in
 updatedGroups but the result's `id' (the others turn the other way);
-otherwise their headers are fetched again.  An answer older than the
-list held is dropped."
+otherwise their headers are fetched again.  INDEX, when known, is
+where the result's `id' stands in the new list.  An answer older than
+the list held is dropped."
   (let ((v (plist-get res :version)) (changes (plist-get res :changes))
         (groups (plist-get res :updatedGroups)))
     (when (and v (outline-server--pane-live-p pane))
@@ -726,21 +794,26 @@ list held is dropped."
         (let ((ok (outline-server--apply-changes pane changes)))
           (setf (outline-server--pane-version pane) v)
           (if (not ok)
-              (outline-server--reload pane (or (plist-get res :total) (length (outline-server--pane-rows pane))))
-            (when (> (length groups) 0) (outline-server--update-groups pane res groups expanded))
+              (outline-server--reload pane (or (plist-get res :total) (outline-server--pane-count pane)))
+            (when (> (length groups) 0) (outline-server--update-groups pane res groups expanded index))
             (outline-server--fill pane))))))))
 
-(defun outline-server--update-groups (pane res groups expanded)
+(defun outline-server--update-groups (pane res groups expanded index)
   "Turn the arrows of GROUPS (ids) in PANE after RES.
 With EXPANDED known, the headers are drawn again from what is held;
-else they are fetched again."
-  (let ((ids (make-hash-table :test 'equal)) (rows (outline-server--pane-rows pane)) (items nil))
+else they are fetched again.  When GROUPS is only the result's `id',
+which stands at INDEX, no other slot is looked at."
+  (let ((ids (make-hash-table :test 'equal)) (rows (outline-server--pane-rows pane)) (items nil)
+        (only (and index (= (length groups) 1) (equal (aref groups 0) (plist-get res :id))
+                   (outline-server--slot-with pane (plist-get res :id) index))))
     (mapc (lambda (id) (puthash id t ids)) groups)
-    (dotimes (k (length rows))
-      (let ((r (outline-server--row (aref rows k))))
-        (when (and r (gethash (outline-server--item-id r) ids))
+    (dotimes (j (if only 1 (outline-server--pane-count pane)))
+      (let* ((k (or only j)) (r (outline-server--row (aref rows k))))
+        ;; Only groups turn: rows, most of the list, are passed over at once.
+        (when (and r (outline-server--item-group r) (gethash (outline-server--item-id r) ids))
           (if (not (memq expanded '(t :json-false)))
-              (aset rows k (outline-server--stale r))
+              (progn (aset rows k (outline-server--stale r))
+                     (cl-incf (outline-server--pane-pending pane)))
             (let ((e (if (or (null (plist-get res :id)) (equal (outline-server--item-id r) (plist-get res :id)))
                          (eq expanded t)
                        (not (eq expanded t)))))
@@ -805,7 +878,8 @@ NAME names the outline's text in the words for its diagnostics."
         (outline-server--pane-busy pane) nil
         (outline-server--pane-queue pane) nil
         (outline-server--pane-goto pane) nil
-        (outline-server--pane-rows pane) [])
+        (outline-server--pane-count pane) 0 (outline-server--pane-pending pane) 0
+        (outline-server--pane-starts-valid pane) nil)
   (outline-server--show-message pane (concat text "\n"))
   (force-mode-line-update t))
 
@@ -1197,7 +1271,7 @@ It waits `outline-server-follow-delay' seconds of rest first."
           (when ov (delete-overlay ov))
         (let* ((beg (save-excursion (goto-char (point-min)) (forward-line (outline-server--line-of pane k)) (point)))
                (end (save-excursion (goto-char beg)
-                                    (forward-line (outline-server--height (aref (outline-server--pane-rows pane) k)))
+                                    (forward-line (aref (outline-server--pane-heights pane) k))
                                     (point))))
           (unless ov
             (setq ov (make-overlay beg end))
@@ -1258,10 +1332,29 @@ ON-RESULT gets the result; an error is shown in words."
                          (- (line-end-position) (point))))
       (dolist (w (get-buffer-window-list (current-buffer) nil t)) (set-window-point w (point))))))
 
-(defun outline-server--goto-id (pane id &optional fallback)
-  "Put PANE's point on the item ID.
+(defun outline-server--slot-with (pane id index)
+  "INDEX when PANE's slot INDEX holds the item ID.
+Else the slot holding it, or nil."
+  (let ((r (and index (< -1 index (outline-server--pane-count pane))
+                (outline-server--row (aref (outline-server--pane-rows pane) index)))))
+    (if (and r (equal (outline-server--item-id r) id)) index (outline-server--slot-of pane id))))
+
+(defun outline-server--map-index (index changes)
+  "Where the item at INDEX stands after CHANGES, or nil when they delete it."
+  (mapc (lambda (c)
+          (when index
+            (let ((s (plist-get c :start)) (n (plist-get c :count)))
+              (if (equal (plist-get c :kind) "insert")
+                  (when (<= s index) (setq index (+ index n)))
+                (cond ((>= index (+ s n)) (setq index (- index n)))
+                      ((>= index s) (setq index nil)))))))
+        changes)
+  index)
+
+(defun outline-server--goto-id (pane id &optional fallback index)
+  "Put PANE's point on the item ID, which may stand at INDEX.
 When it is not shown, on the first of the FALLBACK ids shown."
-  (let ((k (and id (outline-server--slot-of pane id))))
+  (let ((k (and id (outline-server--slot-with pane id index))))
     (while (and (not k) fallback)
       (setq k (outline-server--slot-of pane (pop fallback))))
     (when k (outline-server--goto-slot pane k))))
@@ -1300,15 +1393,18 @@ When it is not shown, on the first of the FALLBACK ids shown."
 The group's header stays where it is in the window."
   (interactive)
   (outline-server--command
-    (let* ((row (or (outline-server--row-at pane) (user-error "No item here")))
-           (id (if (outline-server--item-group row) (outline-server--item-id row) (outline-server--item-parent row))))
+    (let* ((k (or (outline-server--slot-at pane) (user-error "No item here")))
+           (row (outline-server--row (aref (outline-server--pane-rows pane) k)))
+           (group (outline-server--item-group row))
+           (id (if group (outline-server--item-id row) (outline-server--item-parent row))))
       (outline-server--call
        pane :toggleSection (outline-server--toggle-params pane id)
        (lambda (res)
-         (outline-server--apply-result pane res (plist-get res :expanded))
-         (setf (outline-server--pane-goto pane)
-               (lambda () (outline-server--scroll-to pane (plist-get res :scrollTop))
-                 (outline-server--goto-id pane (plist-get res :id)))))))))
+         (let ((index (and group (outline-server--map-index k (plist-get res :changes)))))
+           (outline-server--apply-result pane res (plist-get res :expanded) index)
+           (setf (outline-server--pane-goto pane)
+                 (lambda () (outline-server--scroll-to pane (plist-get res :scrollTop))
+                   (outline-server--goto-id pane (plist-get res :id) nil index)))))))))
 
 (defun outline-server--all (pane method expanded)
   "Expand or collapse every group of PANE with METHOD.
@@ -1341,9 +1437,10 @@ EXPANDED is what they become (t or :json-false)."
        pane :navigate (list :uri (outline-server--pane-uri pane) :from (outline-server--item-id row) :key key)
        (lambda (res)
          (when (plist-get res :version)
-           (outline-server--apply-result pane res (if (equal key "expandSiblings") t (plist-get res :expanded))))
+           (outline-server--apply-result pane res (if (equal key "expandSiblings") t (plist-get res :expanded))
+                                         (and (plist-get res :id) (plist-get res :index))))
          (setf (outline-server--pane-goto pane)
-               (lambda () (outline-server--goto-id pane (plist-get res :focus)))))))))
+               (lambda () (outline-server--goto-id pane (plist-get res :focus) nil (plist-get res :index)))))))))
 
 (defun outline-server-expand-or-child ()
   "On a closed group, open it; on an open group, go to its first item."
@@ -1363,10 +1460,10 @@ Not possible in an accordion (expansion: single)."
 
 (defun outline-server--move (pane n)
   "Move PANE's point N items down (up when negative), staying at the ends."
-  (let* ((rows (outline-server--pane-rows pane))
-         (k (or (outline-server--slot-at pane) (if (> n 0) -1 (length rows)))))
-    (setq k (max 0 (min (1- (length rows)) (+ k n))))
-    (when (> (length rows) 0) (outline-server--goto-slot pane k))))
+  (let* ((count (outline-server--pane-count pane))
+         (k (or (outline-server--slot-at pane) (if (> n 0) -1 count))))
+    (setq k (max 0 (min (1- count) (+ k n))))
+    (when (> count 0) (outline-server--goto-slot pane k))))
 
 (defun outline-server-next-item (&optional n)
   "Go to the next item, or the Nth next.  Detail lines are skipped."
@@ -1382,13 +1479,13 @@ Not possible in an accordion (expansion: single)."
   "Go to the first item."
   (interactive)
   (outline-server--command
-    (when (> (length (outline-server--pane-rows pane)) 0) (outline-server--goto-slot pane 0))))
+    (when (> (outline-server--pane-count pane) 0) (outline-server--goto-slot pane 0))))
 
 (defun outline-server-last-item ()
   "Go to the last item of the whole visible list."
   (interactive)
   (outline-server--command
-    (let ((n (length (outline-server--pane-rows pane))))
+    (let ((n (outline-server--pane-count pane)))
       (when (> n 0) (outline-server--goto-slot pane (1- n))))))
 
 (defun outline-server--type (pane text)
@@ -1403,7 +1500,7 @@ Not possible in an accordion (expansion: single)."
              (unless (string-prefix-p (downcase text) (downcase (or (outline-server--item-title row) "")))
                (message "No item starts with “%s”" text))
            (setf (outline-server--pane-goto pane)
-                 (lambda () (outline-server--goto-id pane (plist-get res :focus))))))))))
+                 (lambda () (outline-server--goto-id pane (plist-get res :focus) nil (plist-get res :index))))))))))
 
 (defun outline-server-type-ahead ()
   "Go to the next item whose title starts with the letter typed.
@@ -1582,7 +1679,7 @@ In the last window of a frame, another buffer is shown instead."
           (lambda (res)
             (when (/= (plist-get res :version) (outline-server--pane-version pane))
               (setf (outline-server--pane-version pane) (plist-get res :version))
-              (outline-server--reload pane (length (outline-server--pane-rows pane)))))))))))
+              (outline-server--reload pane (outline-server--pane-count pane))))))))))
 
 (defun outline-server--window-size-change (_frame)
   "Lay out again the panes whose window changed width."
@@ -1633,7 +1730,7 @@ In the last window of a frame, another buffer is shown instead."
       (pcase (outline-server--pane-state pane)
         ('opening " opening…")
         ('error " error")
-        (_ (concat " " (outline-server--count (length (outline-server--pane-rows pane)))
+        (_ (concat " " (outline-server--count (outline-server--pane-count pane))
                    (if (outline-server--pane-query pane)
                        (format " filter “%s”" (outline-server--pane-query pane)) "")))))))
 
@@ -1659,6 +1756,9 @@ after it, in order.
 \\{outline-server-pane-mode-map}"
   (setq truncate-lines t buffer-read-only t)
   (buffer-disable-undo)
+  ;; The newline cache is rebuilt after each change: with rows drawn in and
+  ;; out all the time, it makes `forward-line' fifteen times slower.
+  (setq-local cache-long-scans nil)
   (setq-local revert-buffer-function #'outline-server-refresh)
   (setq mode-line-process '(:eval (outline-server--mode-line)))
   ;; A side window is narrow: the outline's name and how many items it shows.
