@@ -699,8 +699,8 @@ consecutive slots are drawn in one insertion."
 
 (defun outline-server--fill (pane)
   "Fetch the rows PANE lacks or holds stale, in pages; non-nil when it asked.
-An answer made at another version than the list held is dropped: the
-change that moved the version asks for its own rows."
+An answer made at another version than the list held when it comes is
+dropped, and its rows asked again."
   (let* ((rows (outline-server--pane-rows pane)) (n (outline-server--pane-count pane))
          (v (outline-server--pane-version pane)) (i 0) (asked nil))
     (cl-flet ((ask (k) (let ((s (aref rows k)))
@@ -714,11 +714,12 @@ change that moved the version asks for its own rows."
               (when (outline-server--missing-p pane (aref rows i)) (setq last i) (ask i))
               (setq i (1+ i)))
             (setq i (1+ last))
-            (outline-server--fetch pane start (1+ (- last start)) v)))))
+            (outline-server--fetch pane start (1+ (- last start)))))))
     asked))
 
-(defun outline-server--fetch (pane start count v)
-  "Ask for COUNT rows of PANE from START, for the list at version V."
+(defun outline-server--fetch (pane start count)
+  "Ask for COUNT rows of PANE from START.
+The rows are drawn if the answer's version is the list's when it comes."
   (cl-incf (outline-server--pane-fills pane))
   (outline-server--fetching 1)
   (outline-server--send
@@ -726,9 +727,10 @@ change that moved the version asks for its own rows."
    (lambda (res)
      (cl-decf (outline-server--pane-fills pane))
      (outline-server--fetching -1)
+     ;; Answers come in order: the list held has every change made before this
+     ;; answer, so rows at its version go where it says, even when asked at another.
      (when (and (outline-server--pane-live-p pane)
-                (eql (plist-get res :version) v)
-                (eql (outline-server--pane-version pane) v))
+                (eql (plist-get res :version) (outline-server--pane-version pane)))
        (let ((rows (plist-get res :rows)) (items nil))
          (dotimes (j (min (length rows) (- (outline-server--pane-count pane) start)))
            (push (cons (+ start j) (outline-server--item-of (aref rows j))) items))

@@ -647,8 +647,20 @@ shows is checked against what the server lists, not against numbers."
       (ost-settle pane)
       (should (string-prefix-p "▾ " (ost-line pane)))
       (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri)))
-      ;; Expand all: every row, the last one reachable.
-      (ost-keys "z R M->")
+      ;; Expand all, and type in the YAML while the rows come in.  Typing returns at
+      ;; once: the edit waits to be sent, and the pane follows later.  A toggle is
+      ;; sent while the server reads the edit: the edit's answer asks for the row it
+      ;; changed after that.
+      (ost-keys "z R")
+      (ost-keys (format "M-< C-s groups: RET C-s title: SPC \"%s RET X" name) src)
+      (should (outline-server--pane-edits (buffer-local-value 'outline-server--pane pane)))
+      (ost-wait (lambda () (> (outline-server--pane-syncs (buffer-local-value 'outline-server--pane pane)) 0))
+                "the edit to be sent")
+      (ost-keys "M-< TAB" pane)
+      (ost-settle pane)
+      (should (ost-starts pane (funcall group-line (concat name "X") nil)))
+      ;; Every row, the last one reachable; the whole pane is what the server lists.
+      (ost-keys "M->" pane)
       (ost-settle pane)
       (let* ((total (outline-server--pane-count (buffer-local-value 'outline-server--pane pane)))
              (last (car (ost-server-rows uri (1- total) 1))))
@@ -656,7 +668,8 @@ shows is checked against what the server lists, not against numbers."
         (should (equal (ost-mode-line pane) (concat " " (outline-server--count total))))
         (should (equal (ost-line pane) (ost-first-line (list last))))
         (with-current-buffer pane
-          (should (= (line-number-at-pos) (1+ (plist-get last :top)))))
+          (should (= (line-number-at-pos) (1+ (plist-get last :top))))
+          (should (= (count-lines (point-min) (point-max)) (+ (plist-get last :top) (plist-get last :height)))))
         (ost-same-text (ost-text pane) (ost-render (ost-server-rows uri)))
         ;; RET on the last row goes to its mapping in the YAML.
         (ost-keys "RET")
@@ -666,12 +679,6 @@ shows is checked against what the server lists, not against numbers."
           (goto-char (window-point))
           (should (equal (buffer-substring-no-properties (line-beginning-position) (line-end-position))
                          (format "      - id: \"%s\"" (plist-get last :id))))))
-      ;; Typing in the YAML returns at once: the edit waits to be sent; the pane follows later.
-      (ost-keys (format "M-< C-s groups: RET C-s title: SPC \"%s RET X" name) src)
-      (should (outline-server--pane-edits (buffer-local-value 'outline-server--pane pane)))
-      (should (ost-starts pane (funcall group-line name t)))
-      (ost-settle pane)
-      (should (ost-starts pane (funcall group-line (concat name "X") t)))
       ;; revert-buffer, then an edit: the pane follows the file read again, and the
       ;; edit on top of it (sent together: the server reads 15 MB once).
       (ost-keys (format "M-x revert-buffer RET yes RET M-< C-s groups: RET C-s title: SPC \"%s RET Y" name) src)
@@ -679,7 +686,7 @@ shows is checked against what the server lists, not against numbers."
         (should (equal (buffer-substring-no-properties (line-beginning-position) (line-end-position))
                        (format "    title: \"%sY\"" name))))
       (ost-settle pane)
-      (should (ost-starts pane (funcall group-line (concat name "Y") t)))
+      (should (ost-starts pane (funcall group-line (concat name "Y") nil)))
       ;; The cursor in the YAML: its item is shown in the pane, its groups opened.
       (ost-keys "z M" pane)
       (ost-settle pane)
