@@ -179,7 +179,16 @@ the server takes requests in the order they come."
         (ignore-errors (jsonrpc-notify conn :exit nil))
         (with-timeout (3 (delete-process proc))
           (while (process-live-p proc) (accept-process-output proc 0.01))))
+      (dolist (pane outline-server--panes)
+        (when (outline-server--pane-live-p pane)
+          (outline-server--fail pane "outline-server stopped: press g to start it again")))
       (process-exit-status proc))))
+
+(defun outline-server--kill-emacs ()
+  "Shut the server down as Emacs ends, so that it saves the view state."
+  (ignore-errors (outline-server-stop)))
+
+(add-hook 'kill-emacs-hook #'outline-server--kill-emacs)
 
 (defun outline-server--send (method params on-result &optional on-error)
   "Send METHOD with PARAMS without waiting for the answer.
@@ -922,8 +931,9 @@ NAME names the outline's text in the words for its diagnostics."
                       (overlay-put ov 'outline-server t)
                       (overlay-put ov 'face (if (eql (plist-get d :severity) 1) 'error 'warning))
                       (overlay-put ov 'help-echo (plist-get d :message)))))))))
-        (when errs
-          (message "%s" (outline-server--diagnostics-text errs)))))))
+        ;; Said once when the text breaks; the header line keeps saying it.
+        (when (and errs (not (cl-find 1 old :key (lambda (d) (plist-get d :severity)))))
+          (message "%s" (outline-server--diagnostics-text errs (outline-server--name pane))))))))
 
 ;;;; Opening
 
