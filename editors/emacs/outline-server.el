@@ -1494,11 +1494,15 @@ Not possible in an accordion (expansion: single)."
     (when (> (outline-server--pane-count pane) 0) (outline-server--goto-slot pane 0))))
 
 (defun outline-server-last-item ()
-  "Go to the last item of the whole visible list."
+  "Go to the last item of the whole visible list, shown at the window's bottom."
   (interactive)
   (outline-server--command
     (let ((n (outline-server--pane-count pane)))
-      (when (> n 0) (outline-server--goto-slot pane (1- n))))))
+      (when (> n 0)
+        (outline-server--goto-slot pane (1- n))
+        (dolist (w (get-buffer-window-list (current-buffer) nil t))
+          (with-selected-window w
+            (recenter (- (max 1 (aref (outline-server--pane-heights pane) (1- n)))))))))))
 
 (defun outline-server--type (pane text)
   "Go to the next item of PANE whose title starts with TEXT."
