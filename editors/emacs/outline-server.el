@@ -35,7 +35,8 @@
 
 (defcustom outline-server-program nil
   "Path of the outline-server program.
-nil means $OUTLINE_SERVER when set, else outline-server on `exec-path'."
+nil means $OUTLINE_SERVER when set, else outline-server on the
+variable `exec-path'."
   :type '(choice (const :tag "$OUTLINE_SERVER or PATH" nil) file))
 
 (defcustom outline-server-width 40
@@ -943,7 +944,7 @@ NAME names the outline's text in the words for its diagnostics."
         :narrowWidth 1 :wideWidth 2 :padding '(:top 0 :bottom 0 :left 2 :right 0)))
 
 (defun outline-server--window-width (pane)
-  "Columns the pane's window can draw: nil when it is not shown.
+  "Columns PANE's window can draw: nil when it is not shown.
 A terminal keeps the last column for the continuation glyph `$' or `\\',
 so a line as wide as the body would lose its last character."
   (let ((w (get-buffer-window (outline-server--pane-buffer pane) t)))
@@ -1044,6 +1045,8 @@ With a prefix argument, ask for a FILE and show its outline as read from
 disk; that pane follows the file when it changes.  Return the pane's
 buffer.  In the pane, \\<outline-server-pane-mode-map>\\[describe-mode] lists the keys."
   (interactive (list (and current-prefix-arg (read-file-name "Outline of file: " nil nil t))))
+  (when (and outline-server--pane (not file))
+    (user-error "This is an outline pane: open the outline of a YAML buffer"))
   (let* ((src (unless file (current-buffer)))
          (file (and file (expand-file-name file)))
          (uri (cond (file (outline-server--uri file))
@@ -1397,7 +1400,7 @@ When it is not shown, on the first of the FALLBACK ids shown."
         (set-window-start win (save-excursion (goto-char (point-min)) (forward-line (truncate top)) (point)))))))
 
 (defun outline-server--toggle-params (pane id)
-  "toggleSection params for the group ID of PANE, keeping the header in place."
+  "The toggleSection params for the group ID of PANE, keeping the header in place."
   (append (list :uri (outline-server--pane-uri pane) :section id) (outline-server--viewport pane)))
 
 (defun outline-server-toggle ()
