@@ -475,6 +475,19 @@ Return the pane's buffer."
       (ost-write file text)
       (ost-wait (lambda () (equal (ost-text pane) ost-contacts)) "the fixed outline"))))
 
+(ert-deftest outline-server-quit-last-window ()
+  "q in the only window of the frame closes the pane and shows another buffer."
+  (ost-with-server
+    (let* ((file (ost-copy "contacts.yaml")) (pane (ost-open file)) (src (find-buffer-visiting file)))
+      (ost-keys "C-x 1" src)
+      (ost-keys (concat "C-x b " (string-replace " " " SPC " (buffer-name pane)) " RET"))
+      (should (one-window-p))
+      (should (eq (window-buffer) pane))
+      (ost-keys "q")
+      (should-not (buffer-live-p pane))
+      (should (one-window-p))
+      (should (eq (window-buffer) src)))))
+
 (ert-deftest outline-server-broken-buffer ()
   "A pane opened on a broken buffer says why, and shows the outline once it is fixed."
   (ost-with-server
