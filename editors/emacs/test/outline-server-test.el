@@ -254,6 +254,13 @@ Return the pane's buffer."
       (should (equal (ost-text pane) ost-contacts))
       ;; The mode line counts the items.
       (should (equal (ost-mode-line pane) " 15 items"))
+      ;; Type-ahead: B goes to Bob Li; B L typed together to Blacklist.
+      (ost-keys "B")
+      (ost-settle pane)
+      (should (equal (ost-line pane) "  ○ Bob Li"))
+      (ost-keys "M-< B L")
+      (ost-settle pane)
+      (should (equal (ost-line pane) "▸ Blacklist  0/3"))
       ;; z M, then type-ahead F to Family, TAB opens it and stays on it.
       (ost-keys "z M")
       (ost-settle pane)
