@@ -35,6 +35,32 @@ import Testing
     #expect(o.items[o.position(of: "friends")!].parent == nil)
   }
 
+  /// The last child of a group is its last row, or its last subgroup when it has no rows;
+  /// checked against that definition on outlines with groups of subgroups only, empty
+  /// groups and groups of rows only.
+  @Test func theLastChildOfAGroupOfSubgroupsOnlyIsItsLastSubgroup() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group(
+        "Teams", id: "teams",
+        groups: [
+          Fixtures.group("Red", id: "red", rows: [Fixtures.row("Ann", id: "ann")]),
+          Fixtures.group("Blue", id: "blue", groups: [Fixtures.group("Empty", id: "empty")]),
+        ]),
+      Fixtures.group("Solo", id: "solo", groups: [Fixtures.group("Inner", id: "inner")]),
+    ])
+    let o = Outline(document: doc)
+    #expect(o.items.map(\.id) == ["teams", "red", "ann", "blue", "empty", "solo", "inner"])
+    #expect(o.items.filter(\.isLastChild).map(\.id) == ["ann", "blue", "empty", "solo", "inner"])
+    for d in [doc, Fixtures.contacts, Fixtures.generated(groups: 12, rowsPerGroup: 0, nestEvery: 2)] {
+      let o = Outline(document: d)
+      let items = o.items
+      for (p, item) in items.enumerated() {
+        let siblings = items.indices.filter { items[$0].parent == item.parent }
+        #expect(item.isLastChild == (siblings.last == p), "\(item.id)")
+      }
+    }
+  }
+
   @Test func derivedIDsAvoidCollisions() {
     let doc = OutlineDocument(groups: [
       Fixtures.group("A", rows: [Fixtures.row("x"), Fixtures.row("x"), Fixtures.row("y", id: "A/x~3")]),
