@@ -327,6 +327,29 @@ import Testing
       [#"0:57-0:58 error duplicate-key: duplicate key "a""#])
   }
 
+  /// A `data:` mapping of 16 keys or more is checked through a set of its
+  /// keys (built when the 17th key comes): a duplicate of a key read before
+  /// the set, and of one added to it, are both diagnosed, and distinct keys are not.
+  @Test func duplicateKeyInsideALargeData() throws {
+    func yaml(_ keys: [String]) -> String {
+      "groups:\n  - title: G\n    rows:\n      - title: R\n        data:\n"
+        + keys.map { "          \($0)\n" }.joined()
+    }
+    let first16 = (0..<16).map { "k\($0): \($0)" }
+    try expectDiagnostics(
+      yaml(first16 + ["k0: again", "k16: 16", "k17: 17", "k17: again", "k18: 18"]),
+      [
+        #"21:10-21:12 error duplicate-key: duplicate key "k0""#,
+        #"24:10-24:13 error duplicate-key: duplicate key "k17""#,
+      ])
+    let distinct = (0..<40).map { "k\($0): \($0)" }
+    guard case .object(let pairs)? = try data(yaml(distinct)) else {
+      Issue.record("expected an object")
+      return
+    }
+    #expect(pairs.map(\.key) == (0..<40).map { "k\($0)" })
+  }
+
   @Test func duplicateIdAcrossGroupsAndRows() throws {
     try expectDiagnostics(
       """
