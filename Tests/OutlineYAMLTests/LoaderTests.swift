@@ -457,6 +457,18 @@ import Testing
     #expect(try OutlineLoader.load([0x61, 0xC0, 0xAF]).diagnostics.first?.range.start.column == 1)
   }
 
+  /// Lines end as libyaml ends them: `\r\n` is one break, and so are `\r`,
+  /// U+0085, U+2028 and U+2029 alone.
+  @Test(arguments: [("\r\n", 3), ("\r", 3), ("\n", 3), ("\u{85}", 3), ("\u{2028}", 3), ("\r\n\r\n", 6)])
+  func invalidUTF8IsPlacedAfterEveryKindOfLineBreak(_ lineBreak: String, _ line: Int) throws {
+    let text = ["title: ok", "groups:", "  - title: a"].joined(separator: lineBreak) + lineBreak + "  - title: é"
+    let bytes = Array(text.utf8) + [0xC3, 0x28]
+    let result = try OutlineLoader.load(bytes)
+    let at = try #require(result.diagnostics.first)
+    #expect(at.code == "invalid-utf8")
+    #expect(at.range.start == SourcePosition(line: line, column: 12), "after \(lineBreak.debugDescription)")
+  }
+
   @Test func manyDiagnosticsAreCollected() throws {
     try expectDiagnostics(
       """
