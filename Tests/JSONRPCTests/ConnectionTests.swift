@@ -325,6 +325,40 @@ struct ConnectionTests {
     #expect(lines[3] == "")
   }
 
+  @Test func anNDJSONLineWithoutItsNewlineAtTheEndOfInputIsAnswered() {
+    let harness = PipeHarness(framing: .ndjson, handler: RecordingHandler())
+    harness.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#.utf8))
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    #expect(String(decoding: out, as: UTF8.self) == #"{"id":1,"jsonrpc":"2.0","result":[1]}"# + "\n")
+  }
+
+  @Test func underLSPLifecycleShutdownThenTheEndOfInputAnswersEverythingBeforeIt() {
+    // The end of input after a shutdown is orderly, without an exit too: the request
+    // under way when the reader sees the end is still answered.
+    var logPipe: [Int32] = [0, 0]
+    #expect(pipe(&logPipe) == 0)
+    defer { close(logPipe[0]) }
+    let handler = RecordingHandler()
+    let harness = PipeHarness(
+      ending: .lspLifecycle, log: Logger(level: .debug, fd: logPipe[1]), handler: handler)
+    harness.send(
+      lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#, #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#]))
+    handler.started.wait()
+    close(harness.toServer)
+    #expect(LineReader(fd: logPipe[0]).waitForLine(containing: "end of input", timeout: 20))
+    handler.release.signal()
+    harness.finished.wait()
+    close(logPipe[1])
+    let out = readAll(harness.fromServer)
+    close(harness.fromServer)
+    let end = harness.end.withLock { $0 }
+    #expect(end == .endOfInput)
+    let replies = parseLSPOutput(out)
+    #expect(replies.map { $0["id"] } == [1, 2])
+    #expect(replies.first?["result"] == "unblocked")
+  }
+
   @Test func flushFromTheWorkerDoesNotDeadlock() {
     final class FlushingHandler: MessageHandler {
       let connection = Mutex<Connection?>(nil)

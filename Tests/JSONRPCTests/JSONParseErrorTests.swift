@@ -68,6 +68,9 @@ struct JSONParseErrorTests {
     #expect(
       message(Array("\u{FEFF}[1,]".utf8))
         == "not a JSON text: unexpected ']' after ',' (a trailing comma) at line 1, column 4 (byte 6)")
+    // A fault on the first byte after the mark is in column 1.
+    #expect(
+      message(Array("\u{FEFF}]".utf8)).hasSuffix("at line 1, column 1 (byte 3)"), "\(message(Array("\u{FEFF}]".utf8)))")
   }
 
   @Test func theWireMessageSaysParseError() {

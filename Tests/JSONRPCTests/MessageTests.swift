@@ -125,3 +125,11 @@ struct MessageTests {
     #expect(ErrorCode.requestCancelled.rawValue == -32800)
   }
 }
+
+@Suite struct IncomingMessageTests {
+  @Test func aMessageWithoutAnIdIsANotification() {
+    #expect(IncomingMessage(method: "note", params: nil, id: nil).isNotification)
+    #expect(!IncomingMessage(method: "call", params: nil, id: .int(1)).isNotification)
+    #expect(!IncomingMessage(method: "call", params: nil, id: .string("a")).isNotification)
+  }
+}

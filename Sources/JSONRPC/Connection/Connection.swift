@@ -149,13 +149,13 @@ public final class Connection: Sendable {
           if let decoded = try framer.withFinalBody(decode) {
             dispatch(decoded, handler: handler, lifecycle: &lifecycle)
           }
-          log.debug("end of input: waiting for the replies to what was read")
           if ending == .lspLifecycle && !lifecycle.shutdownSeen && !lifecycle.exitSeen {
             log.info(
               "the input ended without shutdown: stopping what is under way, answering nothing more "
                 + "(send shutdown, then exit, to have every request answered)")
             abort()
           }
+          log.debug("end of input: \(isAborted ? "aborted" : "waiting for the replies to what was read")")
           return .endOfInput
         }
         framer.push(chunk[0..<n])
