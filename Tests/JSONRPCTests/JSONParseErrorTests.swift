@@ -47,6 +47,10 @@ struct JSONParseErrorTests {
       ("\n\n  {", "unexpected end of text, expected a member name at line 3, column 4 (byte 5)"),
       ("[\"é\", x]", "unexpected 'x', expected a value at line 1, column 7 (byte 7)"),
       ("[\u{0B}]", "unexpected U+000B, expected a value at line 1, column 2 (byte 1)"),
+      // A valid number with a signed exponent before the fault; a literal run on into a letter.
+      ("[1e+5,]", "unexpected ']' after ',' (a trailing comma) at line 1, column 7 (byte 6)"),
+      ("[1E-5 2]", "unexpected '2', expected ',' or ']' at line 1, column 7 (byte 6)"),
+      ("[trueé]", "invalid literal (expected true, false or null) at line 1, column 2 (byte 1)"),
     ])
   func fault(text: String, expected: String) {
     #expect(message(Array(text.utf8)) == "not a JSON text: \(expected)")
