@@ -281,3 +281,40 @@ struct JSONWriterTests {
     }
   }
 #endif
+
+/// Every value writes only into the room it reserved (a debug build checks each byte
+/// against the buffer's capacity): each kind of value is written where the buffer
+/// ends, after fillers of every length, and must read back as written.
+@Suite struct JSONWriterRoomTests {
+  @Test func everyKindOfValueFitsWhereverTheBufferEnds() throws {
+    let values: [(String, (inout JSONWriter) -> Void)] = [
+      ("-0", { $0.value(-0.0) }), ("1.5", { $0.value(1.5) }), ("1e300", { $0.value(1e300) }),
+      ("-9223372036854775808", { $0.value(Int64.min) }), ("18446744073709551615", { $0.value(UInt64.max) }),
+      ("true", { $0.value(true) }), ("null", { $0.null() }),
+      (#""a\"b\u0001é\u2028""#, { $0.value("a\"b\u{01}é\u{2028}") }),
+      (#""abcdefghijklmnopqrstu""#, { $0.value("abcdefghijklmnopqrstu") }),
+      (
+        "{}",
+        {
+          $0.beginObject(); $0.endObject()
+        }
+      ),
+      (
+        "[]",
+        {
+          $0.beginArray(); $0.endArray()
+        }
+      ),
+    ]
+    for (expected, write) in values {
+      for filler in 0..<40 {
+        var json = JSONWriter(capacity: 16)
+        json.beginArray()
+        json.value(String(repeating: "x", count: filler))
+        write(&json)
+        json.endArray()
+        #expect(json.text == "[\"\(String(repeating: "x", count: filler))\",\(expected)]", "after \(filler)")
+      }
+    }
+  }
+}
