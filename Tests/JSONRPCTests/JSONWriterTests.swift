@@ -1,5 +1,6 @@
-import JSONRPC
 import Testing
+
+@testable import JSONRPC
 
 /// The text `write` produces.
 private func written(_ write: (inout JSONWriter) -> Void) -> String {
@@ -315,6 +316,26 @@ struct JSONWriterTests {
         json.endArray()
         #expect(json.text == "[\"\(String(repeating: "x", count: filler))\",\(expected)]", "after \(filler)")
       }
+    }
+  }
+}
+
+extension JSONWriterRoomTests {
+  /// The escaping scan reads 8 bytes at a time, but never past the end it is given,
+  /// whatever follows in memory.
+  @Test func theScanForBytesToEscapeStopsAtItsEnd() {
+    let plain = [UInt8](repeating: UInt8(ascii: "a"), count: 64)
+    plain.withUnsafeBufferPointer { p in
+      for end in 0...40 {
+        #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: end) == end, "end \(end)")
+        #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: min(3, end), to: end) == end, "end \(end)")
+      }
+    }
+    var quoteAt = plain
+    quoteAt[21] = UInt8(ascii: "\"")
+    quoteAt.withUnsafeBufferPointer { p in
+      #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: 40) == 21)
+      #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: 21) == 21)
     }
   }
 }
