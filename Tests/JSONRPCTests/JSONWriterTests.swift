@@ -339,3 +339,20 @@ extension JSONWriterRoomTests {
     }
   }
 }
+
+extension JSONWriterRoomTests {
+  /// Each typed `member` overload writes its key and its value.
+  @Test func everyMemberOverloadWritesItsKeyAndValue() {
+    var json = JSONWriter()
+    json.object { json in
+      json.member("i", 7)
+      json.member("d", 2.5)
+      json.member("b", false)
+      json.member("s", "x")
+      json.member("v", JSONValue.array([1]))
+      json.member("p", ifPresent: Optional(JSONValue.null))
+      json.member("q", ifPresent: JSONValue?.none)
+    }
+    #expect(json.text == #"{"i":7,"d":2.5,"b":false,"s":"x","v":[1],"p":null}"#)
+  }
+}
