@@ -133,3 +133,18 @@ struct MessageTests {
     #expect(!IncomingMessage(method: "call", params: nil, id: .string("a")).isNotification)
   }
 }
+
+extension IncomingMessageTests {
+  @Test func aRequestOfAnotherJSONRPCVersionIsRefusedWithWhatIsExpected() {
+    guard
+      case .single(.invalid(let id, let error)) = Message.decodeBody(
+        Array(#"{"jsonrpc":"1.0","id":4,"method":"m"}"#.utf8))
+    else {
+      Issue.record("not refused")
+      return
+    }
+    #expect(id == .int(4))
+    #expect(error.code == .invalidRequest)
+    #expect(error.message == #"invalid request: "jsonrpc" must be "2.0""#)
+  }
+}
