@@ -61,6 +61,24 @@ import Testing
     }
   }
 
+  /// Texts are kept as given: an empty explicit id stays the item's id, and an
+  /// empty detail stays empty (not absent).
+  @Test func emptyTextsAreKeptAndEveryTextIsCounted() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group("Ä", id: "", rows: [Fixtures.row("r", detail: ""), Fixtures.row("s", id: "sid", detail: "dé")]),
+      GroupSpec(title: "B", badge: "★"),
+    ])
+    let o = Outline(document: doc)
+    #expect(o.items.map(\.id) == ["", "Ä/r", "sid", "B"])
+    #expect(o.detail(at: 1) == "")
+    #expect(o.detail(at: 2) == "dé")
+    #expect(o.detail(at: 3) == nil)
+    // The bytes lent for the rows' answers say the same.
+    #expect(o.withDetailUTF8(at: 1) { $0.map { Array($0) } } == [])
+    #expect(o.withDetailUTF8(at: 2) { $0.map { Array($0) } } == Array("dé".utf8))
+    #expect(o.withDetailUTF8(at: 3) { $0.map { Array($0) } } == nil)
+  }
+
   @Test func derivedIDsAvoidCollisions() {
     let doc = OutlineDocument(groups: [
       Fixtures.group("A", rows: [Fixtures.row("x"), Fixtures.row("x"), Fixtures.row("y", id: "A/x~3")]),
