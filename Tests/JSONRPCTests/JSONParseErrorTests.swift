@@ -51,9 +51,18 @@ struct JSONParseErrorTests {
       ("[1e+5,]", "unexpected ']' after ',' (a trailing comma) at line 1, column 7 (byte 6)"),
       ("[1E-5 2]", "unexpected '2', expected ',' or ']' at line 1, column 7 (byte 6)"),
       ("[trueé]", "invalid literal (expected true, false or null) at line 1, column 2 (byte 1)"),
+      // U+E000 is not a surrogate; U+FEBF (EF BA BF) is not a byte order mark.
+      (#"["\uE000", x]"#, "unexpected 'x', expected a value at line 1, column 12 (byte 11)"),
+      ("\u{FEBF}x", "unexpected '\u{FEBF}', expected a value at line 1, column 1 (byte 0)"),
     ])
   func fault(text: String, expected: String) {
     #expect(message(Array(text.utf8)) == "not a JSON text: \(expected)")
+  }
+
+  @Test func aTextOfOneOrTwoBytesIsLocated() {
+    #expect(message([0xEF]) == "not a JSON text: invalid UTF-8 at line 1, column 1 (byte 0)")
+    #expect(message([0xEF, 0xBB]) == "not a JSON text: invalid UTF-8 at line 1, column 1 (byte 0)")
+    #expect(message([0x5B, 0xEF]) == "not a JSON text: invalid UTF-8 at line 1, column 2 (byte 1)")
   }
 
   @Test func invalidUTF8IsLocated() {
