@@ -135,6 +135,16 @@ struct MessageTests {
 }
 
 extension IncomingMessageTests {
+  @Test(arguments: ["3", "\"text\"", "true"])
+  func scalarParamsAreRefusedWithWhatIsExpected(_ params: String) {
+    let body = #"{"jsonrpc":"2.0","id":1,"method":"m","params":"# + params + "}"
+    guard case .single(.invalid(_, let error)) = Message.decodeBody(Array(body.utf8)) else {
+      Issue.record("not refused: \(body)")
+      return
+    }
+    #expect(error.message == #"invalid request: "params" must be an object or an array"#)
+  }
+
   @Test func aRequestOfAnotherJSONRPCVersionIsRefusedWithWhatIsExpected() {
     guard
       case .single(.invalid(let id, let error)) = Message.decodeBody(
