@@ -96,6 +96,7 @@ private final class Arena {
       base = grown
       capacity = newCapacity
     }
+    assert(count + bytes.count <= capacity, "the arena did not grow enough")
     if let source = bytes.baseAddress { (base + count).update(from: source, count: bytes.count) }
     count += bytes.count
     return at

@@ -116,6 +116,20 @@ import Testing
     #expect(asked == 1)
   }
 
+  /// An alias is charged exactly its node's expanded size: root 1, the keys groups, x
+  /// and y 3, [] 1, x's sequence 3, and the alias 3 again: 11 nodes in all.
+  @Test func anAliasIsChargedItsExpandedSizeExactly() throws {
+    let yaml = "groups: []\nx: &a [1, 2]\ny: *a\n"
+    var options = OutlineLoader.Options()
+    options.maxNodes = 11
+    try expectDiagnostics(
+      yaml, [#"1:0-1:1 warning unknown-key: unknown key "x""#, #"2:0-2:1 warning unknown-key: unknown key "y""#],
+      options: options)
+    options.maxNodes = 10
+    try expectDiagnostics(
+      yaml, [#"2:3-2:5 error too-many-nodes: alias "a" expands the document past 10 nodes"#], options: options)
+  }
+
   @Test func depthCountsAliasesExpanded() throws {
     var options = OutlineLoader.Options()
     options.maxDepth = 4

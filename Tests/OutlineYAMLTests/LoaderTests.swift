@@ -350,6 +350,22 @@ import Testing
     #expect(pairs.map(\.key) == (0..<40).map { "k\($0)" })
   }
 
+  @Test func aKeyInDataMustBeAScalar() throws {
+    try expectDiagnostics(
+      "groups: [{title: G, rows: [{title: R, data: {[1]: x, ok: 2}}]}]",
+      [#"0:45-0:46 error type: a key in "data" must be a scalar, found a sequence"#])
+  }
+
+  /// A fault on a line that starts with a tab is a tab-indentation error only when
+  /// it is a syntax error: the depth limit stays what it is.
+  @Test func aTooDeepNestingOnALineIndentedWithATabStaysTooDeep() throws {
+    var options = OutlineLoader.Options()
+    options.maxDepth = 3
+    try expectDiagnostics(
+      "groups: [\n\t[[[1]]]]\n", ["1:2-1:3 error too-deep: the document nests deeper than 3 levels"],
+      options: options)
+  }
+
   @Test func duplicateIdAcrossGroupsAndRows() throws {
     try expectDiagnostics(
       """
@@ -442,6 +458,18 @@ import Testing
       "- title: A\n", [#"0:0-0:1 error not-a-mapping: the top level must be a mapping, found a sequence"#])
     try expectDiagnostics(
       "just text\n", [#"0:0-0:9 error not-a-mapping: the top level must be a mapping, found "just text""#])
+  }
+
+  /// Characters whose UTF-8 starts with E0 (U+0800 to U+0FFF: Samaritan, Devanagari, Thai)
+  /// are valid; E0 followed by a byte below A0 is an overlong form.
+  @Test func threeByteCharactersAfterE0AreValidAndOverlongFormsAreNot() throws {
+    let doc = try expectDocument("groups: [{title: नमस्ते ไทย ࠀ}]\n")
+    #expect(doc.groups.first?.title == "नमस्ते ไทย ࠀ")
+    let overlong = Array("groups: [{title: ".utf8) + [0xE0, 0x80, 0x80] + Array("}]\n".utf8)
+    #expect(
+      try OutlineLoader.load(overlong).diagnostics.map(render) == [
+        "0:17-0:18 error invalid-utf8: the file is not valid UTF-8: byte 0xE0 at offset 17"
+      ])
   }
 
   @Test func invalidUTF8PointsAtTheFirstBadByte() throws {
@@ -601,6 +629,10 @@ import Testing
   @Test(arguments: ["groups:", "groups: ~", "groups: null", "groups: Null", "groups: NULL"])
   func aNullGroupsListIsEmpty(_ yaml: String) throws {
     #expect(try expectDocument(yaml).groups.isEmpty)
+  }
+
+  @Test func anEmptyPaddingIsAbsent() throws {
+    #expect(try expectDocument("layout:\n  padding:\n  width: 30\ngroups: []\n").layout.width == 30)
   }
 
   @Test func aNullRowsListOrLayoutIsAbsentButAQuotedOneIsNot() throws {
