@@ -107,6 +107,12 @@ private struct IdeographsWide: ClusterWidthTable {
   /// still fit a width of 0.3, on the ASCII path and on the general one.
   @Test func advancesThatAddUpToTheWidthFitDespiteRounding() {
     let m = TextMeasurer(narrowWidth: 0.1, wideWidth: 0.2)
+    func bytesPath(_ text: String) -> Int {
+      var copy = text
+      return copy.withUTF8 { m.lineCount(utf8: $0, width: 0.3) }
+    }
+    #expect(bytesPath("abc") == 1)
+    #expect(bytesPath("abcd") == 2)
     #expect(m.lineCount("abc", width: 0.3) == 1)
     #expect(m.lineCount("abé", width: 0.3) == 1)
     #expect(m.lineCount("abcd", width: 0.3) == 2)
