@@ -33,13 +33,20 @@ final class FileWatcher: @unchecked Sendable {
   private var running = false
   private let interval: TimeInterval
   private let changed: @Sendable (String) -> Void
+  private let gone: @Sendable (String) -> Void
 
   /// - Parameters:
   ///   - interval: seconds between two polls.
   ///   - changed: called with the key of a file whose signature changed (and is not missing).
-  init(interval: TimeInterval = 0.2, changed: @escaping @Sendable (String) -> Void) {
+  ///   - gone: called with the key of a file found missing at a poll where it was there
+  ///     before; the file is still watched, and `changed` is called when it comes back.
+  init(
+    interval: TimeInterval = 0.2, changed: @escaping @Sendable (String) -> Void,
+    gone: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
     self.interval = interval
     self.changed = changed
+    self.gone = gone
   }
 
   /// Starts watching `path` under `key`, from its current state.
@@ -66,15 +73,17 @@ final class FileWatcher: @unchecked Sendable {
       Thread.sleep(forTimeInterval: interval)
       lock.lock()
       var fired: [String] = []
+      var missing: [String] = []
       for (key, entry) in watched {
         let now = Signature.of(entry.path)
         if now != entry.signature {
           watched[key] = (entry.path, now)
           // A file that is gone is waited for: it may be written again.
-          if now != nil { fired.append(key) }
+          if now != nil { fired.append(key) } else { missing.append(key) }
         }
       }
       lock.unlock()
+      for key in missing { gone(key) }
       for key in fired { changed(key) }
     }
   }

@@ -52,9 +52,11 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   /// Watches the client's process, once a process id was given.
   private var clientMonitor: ClientProcessMonitor?
   /// Polls the files opened with `watch: true`; a change becomes a job on the worker.
-  lazy var watcher = FileWatcher { [weak self] uri in
-    self?.schedule? { [weak self] in self?.watchedFileChanged(uri) }
-  }
+  lazy var watcher = FileWatcher(
+    changed: { [weak self] uri in
+      self?.schedule? { [weak self] in self?.watchedFileChanged(uri) }
+    },
+    gone: { [log] uri in log.info("\(uri) is gone; waiting for it to come back") })
 
   /// A server with no outline open, not yet initialized.
   ///

@@ -51,13 +51,13 @@ enum CoreScalar: Equatable {
     else { return nil }
     let text = String(decoding: b, as: UTF8.self)
     if b.count > 2, first == UInt8(ascii: "0") {
+      // 0o[0-7]+ and 0x[0-9a-fA-F]+: digits only (Int64(_:radix:) would take a sign too);
+      // one past Int64 is a string.
       if b[1] == UInt8(ascii: "o") {
-        return Int64(text.dropFirst(2), radix: 8).map { .int($0) }
-          ?? (allDigits(b, from: 2, radix: 8) ? .string : nil)
+        return allDigits(b, from: 2, radix: 8) ? Int64(text.dropFirst(2), radix: 8).map { .int($0) } : nil
       }
       if b[1] == UInt8(ascii: "x") {
-        return Int64(text.dropFirst(2), radix: 16).map { .int($0) }
-          ?? (allDigits(b, from: 2, radix: 16) ? .string : nil)
+        return allDigits(b, from: 2, radix: 16) ? Int64(text.dropFirst(2), radix: 16).map { .int($0) } : nil
       }
     }
     var i = 0

@@ -96,6 +96,7 @@ private final class Arena {
       base = grown
       capacity = newCapacity
     }
+    assert(count + bytes.count <= capacity, "the arena did not grow enough")
     if let source = bytes.baseAddress { (base + count).update(from: source, count: bytes.count) }
     count += bytes.count
     return at
@@ -164,6 +165,9 @@ struct EventStream {
         continue
       }
       replays[replays.count - 1].position += 1
+      // Replayed events are polled too: an alias may expand to millions of them.
+      countdown -= 1
+      if countdown == 0 { try poll() }
       let e = r.events[top.position]
       let kind: Event.Kind
       switch e.kind {
@@ -319,7 +323,7 @@ struct EventStream {
     }
   }
 
-  /// Polls for cancellation and reports progress (every 4096 live events).
+  /// Polls for cancellation and reports progress (every 4096 events, live or replayed).
   private mutating func poll() throws(BuildStop) {
     countdown = 4096
     if let shouldCancel, shouldCancel() { throw .cancelled }

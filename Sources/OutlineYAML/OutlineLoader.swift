@@ -91,8 +91,8 @@ public struct OutlineLoader {
   ///     `tab-indentation`).
   ///   - sink: receives the outline.
   ///   - options: node and depth limits, read size.
-  ///   - shouldCancel: polled now and then (every 4096 events); returning
-  ///     `true` stops the read.
+  ///   - shouldCancel: polled now and then (every 4096 events, those of
+  ///     aliases replayed included); returning `true` stops the read.
   ///   - progress: receives the fraction of bytes consumed (0...1), called
   ///     at most about 100 times, in increasing order, the last with 1.
   /// - Returns: errors and warnings sorted by position (then errors first).

@@ -47,14 +47,13 @@ import Testing
     #expect(ids == [1, .null, 2, 3])
   }
 
-  @Test func aliasBombIsRefusedFastWithBoundedMemory() throws {
+  /// The work the loader does on a bomb is counted in OutlineYAMLTests' AliasTests
+  /// (refused before 4096 events); here, the memory the real process takes for it.
+  @Test func aliasBombIsRefusedWithBoundedMemory() throws {
     let s = try ServerProcess()
     s.initialize()
     let baseline = peakRSS(s)
-    let started = Date()
     let reply = s.request("openOutline", ["uri": "mem:bomb", "text": .string(aliasBomb)])
-    let elapsed = Date().timeIntervalSince(started)
-    #expect(elapsed < 1, "took \(elapsed) s")
     #expect(reply["error"]?["code"] == -32011)
     let diagnostic = reply["error"]?["data"]?["diagnostics"]?[0]
     #expect(diagnostic?["code"] == "too-many-nodes")

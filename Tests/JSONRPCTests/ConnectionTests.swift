@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 /// Records what it handles; `block` makes `block`-method requests wait until released;
-/// `spin` runs until its request is cancelled (a minute at most), as a long open does.
+/// `spin` runs until its request is cancelled (20 s at most, then answers "never cancelled"),
+/// as a long open does.
 final class RecordingHandler: MessageHandler {
   let seen = Mutex<[String]>([])
   let started = DispatchSemaphore(value: 0)
@@ -28,7 +29,7 @@ final class RecordingHandler: MessageHandler {
       return JSONValue.string("unblocked")
     case "spin":
       started.signal()
-      let deadline = Date(timeIntervalSinceNow: 60)
+      let deadline = Date(timeIntervalSinceNow: 20)
       while Date() < deadline {
         if message.cancellation.isCancelled {
           spinCancelled.withLock { $0 = true }
@@ -55,7 +56,7 @@ final class PipeHarness: Sendable {
 
   init(
     framing: Framing = .lsp, maxMessageBytes: Int = 1 << 20, ending: Connection.Ending = .drain,
-    handler: some MessageHandler
+    log: Logger = .silent, handler: some MessageHandler
   ) {
     var input: [Int32] = [0, 0]
     var output: [Int32] = [0, 0]
@@ -63,7 +64,7 @@ final class PipeHarness: Sendable {
     toServer = input[1]
     fromServer = output[0]
     connection = Connection(
-      input: input[0], output: output[1], framing: framing, maxMessageBytes: maxMessageBytes, log: .silent,
+      input: input[0], output: output[1], framing: framing, maxMessageBytes: maxMessageBytes, log: log,
       ending: ending)
     let serverIn = input[0]
     let serverOut = output[1]
@@ -232,9 +233,11 @@ struct ConnectionTests {
   @Test func cancelOfAQueuedRequestAnswers32800WithoutCallingTheHandler() {
     let handler = RecordingHandler()
     let harness = PipeHarness(handler: handler)
-    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#]))
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"spin"}"#]))
     handler.started.wait()
-    // Request 2 is queued behind the blocked request 1; cancel it and an unknown id.
+    // Request 2 is queued behind the running request 1; cancel it and an unknown id.
+    // The reader acts on cancellations in the order they come, so once request 1 sees
+    // the last one, every cancellation before it has been acted on.
     harness.send(
       lspFrames([
         #"{"jsonrpc":"2.0","id":2,"method":"echo","params":[2]}"#,
@@ -242,45 +245,51 @@ struct ConnectionTests {
         #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"2"}}"#,
         #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":99}}"#,
         #"{"jsonrpc":"2.0","id":3,"method":"echo","params":[3]}"#,
+        #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#,
       ]))
-    // Give the reader time to see the cancellations while request 1 still runs.
-    Thread.sleep(forTimeInterval: 0.2)
-    handler.release.signal()
     let (out, _) = harness.finish()
     let replies = parseLSPOutput(out)
     #expect(replies.map { $0["id"] } == [1, 2, 3])
-    #expect(replies[0]["result"] == "unblocked")
-    #expect(replies[1]["error"]?["code"] == -32800)
-    #expect(replies[2]["result"] == [3])
-    #expect(handler.seen.withLock { $0 } == ["block", "echo"])
+    #expect(replies.first?["error"]?["code"] == -32800)
+    #expect(replies.dropFirst().first?["error"]?["code"] == -32800)
+    #expect(replies.last?["result"] == [3])
+    #expect(handler.seen.withLock { $0 } == ["spin", "echo"])
   }
 
   @Test func cancelOfARunningRequestMarksItsToken() {
     let handler = RecordingHandler()
     let harness = PipeHarness(handler: handler)
-    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":"r","method":"block"}"#]))
+    harness.send(lspFrames([#"{"jsonrpc":"2.0","id":"r","method":"spin"}"#]))
     handler.started.wait()
+    // `spin` runs until it sees its token marked (it gives up, unanswered by a cancel, after 20 s).
     harness.send(lspFrames([#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"r"}}"#]))
-    Thread.sleep(forTimeInterval: 0.2)
-    handler.release.signal()
     let (out, _) = harness.finish()
+    #expect(handler.spinCancelled.withLock { $0 })
     #expect(
       parseLSPOutput(out) == [
         json(#"{"jsonrpc":"2.0","id":"r","error":{"code":-32800,"message":"request cancelled"}}"#)
       ])
   }
 
-  @Test func endOfInputReturnsAfterRepliesAreWritten() {
+  @Test func endOfInputReturnsAfterRepliesAreWritten() throws {
+    // The connection says at debug level when its reader has seen the end of input.
+    var logPipe: [Int32] = [0, 0]
+    #expect(pipe(&logPipe) == 0)
+    defer { close(logPipe[0]) }
     let handler = RecordingHandler()
-    let harness = PipeHarness(handler: handler)
+    let harness = PipeHarness(log: Logger(level: .debug, fd: logPipe[1]), handler: handler)
     harness.send(lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#]))
     handler.started.wait()
     close(harness.toServer)
-    // The reader has seen end of input; run() must still wait for the running request.
-    Thread.sleep(forTimeInterval: 0.1)
-    #expect(harness.end.withLock { $0 } == nil)
+    let log = LineReader(fd: logPipe[0])
+    #expect(log.waitForLine(containing: "end of input", timeout: 20), "the reader never saw the end of input")
+    // The reader is done; run() must still wait for the request under way. Had it not
+    // waited, it would have returned at once: half a second is ample to see it.
+    let returnedEarly = harness.finished.wait(timeout: .now() + 0.5) == .success
+    #expect(!returnedEarly, "run() returned with a request running")
     handler.release.signal()
-    harness.finished.wait()
+    if !returnedEarly { harness.finished.wait() }
+    close(logPipe[1])
     let out = readAll(harness.fromServer)
     close(harness.fromServer)
     #expect(parseLSPOutput(out) == [json(#"{"jsonrpc":"2.0","id":1,"result":"unblocked"}"#)])
@@ -314,6 +323,40 @@ struct ConnectionTests {
     #expect(lines[1] == #"{"id":1,"jsonrpc":"2.0","result":["a/b"]}"#)
     #expect(json(String(lines[2]))["error"]?["code"] == -32600)
     #expect(lines[3] == "")
+  }
+
+  @Test func anNDJSONLineWithoutItsNewlineAtTheEndOfInputIsAnswered() {
+    let harness = PipeHarness(framing: .ndjson, handler: RecordingHandler())
+    harness.send(Array(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#.utf8))
+    let (out, end) = harness.finish()
+    #expect(end == .endOfInput)
+    #expect(String(decoding: out, as: UTF8.self) == #"{"id":1,"jsonrpc":"2.0","result":[1]}"# + "\n")
+  }
+
+  @Test func underLSPLifecycleShutdownThenTheEndOfInputAnswersEverythingBeforeIt() {
+    // The end of input after a shutdown is orderly, without an exit too: the request
+    // under way when the reader sees the end is still answered.
+    var logPipe: [Int32] = [0, 0]
+    #expect(pipe(&logPipe) == 0)
+    defer { close(logPipe[0]) }
+    let handler = RecordingHandler()
+    let harness = PipeHarness(
+      ending: .lspLifecycle, log: Logger(level: .debug, fd: logPipe[1]), handler: handler)
+    harness.send(
+      lspFrames([#"{"jsonrpc":"2.0","id":1,"method":"block"}"#, #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#]))
+    handler.started.wait()
+    close(harness.toServer)
+    #expect(LineReader(fd: logPipe[0]).waitForLine(containing: "end of input", timeout: 20))
+    handler.release.signal()
+    harness.finished.wait()
+    close(logPipe[1])
+    let out = readAll(harness.fromServer)
+    close(harness.fromServer)
+    let end = harness.end.withLock { $0 }
+    #expect(end == .endOfInput)
+    let replies = parseLSPOutput(out)
+    #expect(replies.map { $0["id"] } == [1, 2])
+    #expect(replies.first?["result"] == "unblocked")
   }
 
   @Test func flushFromTheWorkerDoesNotDeadlock() {

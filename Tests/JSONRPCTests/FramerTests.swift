@@ -247,3 +247,27 @@ struct InPlaceBodyTests {
     #expect(decoded == messages.map { Message.decodeBody(Array($0.utf8)) })
   }
 }
+
+@Suite struct FramingErrorTextTests {
+  /// A header without Content-Length is quoted in the error (the header block, its
+  /// line ends escaped), cut at 200 bytes with an ellipsis.
+  @Test func aBadHeaderIsQuotedEscapedAndCut() {
+    let y193 = String(repeating: "y", count: 193)
+    for (header, quoted) in [
+      ("X-A: b", #""X-A: b\r\n\r\n""#),
+      ("X-Tab:\tb", #""X-Tab:\tb\r\n\r\n""#),
+      // 200 bytes with the blank line: whole; 201: cut after 200.
+      ("X: " + y193, "\"X: \(y193)\\r\\n\\r\\n\""),
+      ("X: y" + y193, "\"X: y\(y193)\\r\\n\\r\"…"),
+    ] {
+      var framer = LSPFramer(maxMessageBytes: 1 << 20)
+      framer.push(Array((header + "\r\n\r\n").utf8))
+      do {
+        _ = try framer.next()
+        Issue.record("no error for \(header)")
+      } catch {
+        #expect(error.description == "header without Content-Length: \(quoted)", "\(header.count) bytes")
+      }
+    }
+  }
+}

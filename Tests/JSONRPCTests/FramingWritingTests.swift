@@ -28,6 +28,17 @@ struct FramingWritingTests {
     #expect(framed(value, .ndjson) == Framing.ndjson.frame(body))
   }
 
+  /// A writer that keeps room for the frame header in front gives only the body as its
+  /// text, bytes and byte count.
+  @Test func aWriterWithRoomForTheHeaderGivesTheBodyAlone() {
+    var json = Framing.lsp.makeWriter()
+    JSONValue.array([1, "é"]).write(to: &json)
+    #expect(json.text == #"[1,"é"]"#)
+    #expect(json.bytes == Array(#"[1,"é"]"#.utf8))
+    #expect(json.byteCount == 8)
+    #expect(json.withUnsafeBytes { Array($0) } == Array(#"[1,"é"]"#.utf8))
+  }
+
   @Test func ndjsonIsOneLine() {
     let value: JSONValue = ["a": "line\nbreak \u{2028} \u{2029}\r"]
     let bytes = framed(value, .ndjson)

@@ -93,3 +93,41 @@ func parseLSPOutput(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceL
     json($0, sourceLocation: sourceLocation)
   }
 }
+
+/// Reads lines from a file descriptor on a thread of its own, for waits on what was written.
+final class LineReader: @unchecked Sendable {
+  // @unchecked Sendable: `text` and `ended` are guarded by `lock`.
+  private let lock = NSCondition()
+  private var text = ""
+  private var ended = false
+
+  init(fd: Int32) {
+    Thread.detachNewThread { [self] in
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        lock.lock()
+        if n <= 0 {
+          ended = true
+        } else {
+          text += String(decoding: chunk[0..<n], as: UTF8.self)
+        }
+        lock.broadcast()
+        lock.unlock()
+        if n <= 0 { return }
+      }
+    }
+  }
+
+  /// Waits until a line containing `fragment` was written, at most `timeout` seconds.
+  func waitForLine(containing fragment: String, timeout: Double) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    lock.lock()
+    defer { lock.unlock() }
+    while !text.split(separator: "\n").contains(where: { $0.contains(fragment) }) {
+      if ended || !lock.wait(until: deadline) { return false }
+    }
+    return true
+  }
+}

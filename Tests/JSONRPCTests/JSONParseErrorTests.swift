@@ -47,9 +47,22 @@ struct JSONParseErrorTests {
       ("\n\n  {", "unexpected end of text, expected a member name at line 3, column 4 (byte 5)"),
       ("[\"é\", x]", "unexpected 'x', expected a value at line 1, column 7 (byte 7)"),
       ("[\u{0B}]", "unexpected U+000B, expected a value at line 1, column 2 (byte 1)"),
+      // A valid number with a signed exponent before the fault; a literal run on into a letter.
+      ("[1e+5,]", "unexpected ']' after ',' (a trailing comma) at line 1, column 7 (byte 6)"),
+      ("[1E-5 2]", "unexpected '2', expected ',' or ']' at line 1, column 7 (byte 6)"),
+      ("[trueé]", "invalid literal (expected true, false or null) at line 1, column 2 (byte 1)"),
+      // U+E000 is not a surrogate; U+FEBF (EF BA BF) is not a byte order mark.
+      (#"["\uE000", x]"#, "unexpected 'x', expected a value at line 1, column 12 (byte 11)"),
+      ("\u{FEBF}x", "unexpected '\u{FEBF}', expected a value at line 1, column 1 (byte 0)"),
     ])
   func fault(text: String, expected: String) {
     #expect(message(Array(text.utf8)) == "not a JSON text: \(expected)")
+  }
+
+  @Test func aTextOfOneOrTwoBytesIsLocated() {
+    #expect(message([0xEF]) == "not a JSON text: invalid UTF-8 at line 1, column 1 (byte 0)")
+    #expect(message([0xEF, 0xBB]) == "not a JSON text: invalid UTF-8 at line 1, column 1 (byte 0)")
+    #expect(message([0x5B, 0xEF]) == "not a JSON text: invalid UTF-8 at line 1, column 2 (byte 1)")
   }
 
   @Test func invalidUTF8IsLocated() {
@@ -68,6 +81,9 @@ struct JSONParseErrorTests {
     #expect(
       message(Array("\u{FEFF}[1,]".utf8))
         == "not a JSON text: unexpected ']' after ',' (a trailing comma) at line 1, column 4 (byte 6)")
+    // A fault on the first byte after the mark is in column 1.
+    #expect(
+      message(Array("\u{FEFF}]".utf8)).hasSuffix("at line 1, column 1 (byte 3)"), "\(message(Array("\u{FEFF}]".utf8)))")
   }
 
   @Test func theWireMessageSaysParseError() {

@@ -1,5 +1,6 @@
-import JSONRPC
 import Testing
+
+@testable import JSONRPC
 
 /// The text `write` produces.
 private func written(_ write: (inout JSONWriter) -> Void) -> String {
@@ -281,3 +282,77 @@ struct JSONWriterTests {
     }
   }
 #endif
+
+/// Every value writes only into the room it reserved (a debug build checks each byte
+/// against the buffer's capacity): each kind of value is written where the buffer
+/// ends, after fillers of every length, and must read back as written.
+@Suite struct JSONWriterRoomTests {
+  @Test func everyKindOfValueFitsWhereverTheBufferEnds() throws {
+    let values: [(String, (inout JSONWriter) -> Void)] = [
+      ("-0", { $0.value(-0.0) }), ("1.5", { $0.value(1.5) }), ("1e300", { $0.value(1e300) }),
+      ("-9223372036854775808", { $0.value(Int64.min) }), ("18446744073709551615", { $0.value(UInt64.max) }),
+      ("true", { $0.value(true) }), ("null", { $0.null() }),
+      (#""a\"b\u0001é\u2028""#, { $0.value("a\"b\u{01}é\u{2028}") }),
+      (#""abcdefghijklmnopqrstu""#, { $0.value("abcdefghijklmnopqrstu") }),
+      (
+        "{}",
+        {
+          $0.beginObject(); $0.endObject()
+        }
+      ),
+      (
+        "[]",
+        {
+          $0.beginArray(); $0.endArray()
+        }
+      ),
+    ]
+    for (expected, write) in values {
+      for filler in 0..<40 {
+        var json = JSONWriter(capacity: 16)
+        json.beginArray()
+        json.value(String(repeating: "x", count: filler))
+        write(&json)
+        json.endArray()
+        #expect(json.text == "[\"\(String(repeating: "x", count: filler))\",\(expected)]", "after \(filler)")
+      }
+    }
+  }
+}
+
+extension JSONWriterRoomTests {
+  /// The escaping scan reads 8 bytes at a time, but never past the end it is given,
+  /// whatever follows in memory.
+  @Test func theScanForBytesToEscapeStopsAtItsEnd() {
+    let plain = [UInt8](repeating: UInt8(ascii: "a"), count: 64)
+    plain.withUnsafeBufferPointer { p in
+      for end in 0...40 {
+        #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: end) == end, "end \(end)")
+        #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: min(3, end), to: end) == end, "end \(end)")
+      }
+    }
+    var quoteAt = plain
+    quoteAt[21] = UInt8(ascii: "\"")
+    quoteAt.withUnsafeBufferPointer { p in
+      #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: 40) == 21)
+      #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: 21) == 21)
+    }
+  }
+}
+
+extension JSONWriterRoomTests {
+  /// Each typed `member` overload writes its key and its value.
+  @Test func everyMemberOverloadWritesItsKeyAndValue() {
+    var json = JSONWriter()
+    json.object { json in
+      json.member("i", 7)
+      json.member("d", 2.5)
+      json.member("b", false)
+      json.member("s", "x")
+      json.member("v", JSONValue.array([1]))
+      json.member("p", ifPresent: Optional(JSONValue.null))
+      json.member("q", ifPresent: JSONValue?.none)
+    }
+    #expect(json.text == #"{"i":7,"d":2.5,"b":false,"s":"x","v":[1],"p":null}"#)
+  }
+}

@@ -125,3 +125,36 @@ struct MessageTests {
     #expect(ErrorCode.requestCancelled.rawValue == -32800)
   }
 }
+
+@Suite struct IncomingMessageTests {
+  @Test func aMessageWithoutAnIdIsANotification() {
+    #expect(IncomingMessage(method: "note", params: nil, id: nil).isNotification)
+    #expect(!IncomingMessage(method: "call", params: nil, id: .int(1)).isNotification)
+    #expect(!IncomingMessage(method: "call", params: nil, id: .string("a")).isNotification)
+  }
+}
+
+extension IncomingMessageTests {
+  @Test(arguments: ["3", "\"text\"", "true"])
+  func scalarParamsAreRefusedWithWhatIsExpected(_ params: String) {
+    let body = #"{"jsonrpc":"2.0","id":1,"method":"m","params":"# + params + "}"
+    guard case .single(.invalid(_, let error)) = Message.decodeBody(Array(body.utf8)) else {
+      Issue.record("not refused: \(body)")
+      return
+    }
+    #expect(error.message == #"invalid request: "params" must be an object or an array"#)
+  }
+
+  @Test func aRequestOfAnotherJSONRPCVersionIsRefusedWithWhatIsExpected() {
+    guard
+      case .single(.invalid(let id, let error)) = Message.decodeBody(
+        Array(#"{"jsonrpc":"1.0","id":4,"method":"m"}"#.utf8))
+    else {
+      Issue.record("not refused")
+      return
+    }
+    #expect(id == .int(4))
+    #expect(error.code == .invalidRequest)
+    #expect(error.message == #"invalid request: "jsonrpc" must be "2.0""#)
+  }
+}

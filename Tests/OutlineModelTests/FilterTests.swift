@@ -79,6 +79,27 @@ import Testing
     #expect(s.version == 2)
   }
 
+  /// The query is folded by the filter itself (PROTOCOL §6: Unicode default
+  /// case folding, not lowercasing): "Straße" and "STRASSE" find the same
+  /// rows, and so do "ΣΑΣ" and "σας", whose final sigma folds to σ.
+  @Test func theQueryIsCaseFoldedNotLowercased() {
+    for query in ["Straße", "STRASSE", "strasse", "sTrAßE", "STRAẞE"] {
+      var s = state()
+      let (_, matches) = s.filter(query)
+      #expect(ids(s) == ["friends", "alice", "family", "cousins", "Family/Cousins/Eve"], "\(query)")
+      #expect(matches.map(\.index) == [1, 4], "\(query)")
+      #expect(s.visibleItems(start: 0, count: s.total).map(\.position) == referenceFilteredList(s), "\(query)")
+    }
+    var doc = Fixtures.contacts
+    doc.groups[2].rows = [Fixtures.row("Σας ευχαριστώ", id: "thanks")]
+    for query in ["ΣΑΣ", "σας", "Σας"] {
+      var s = OutlineState(outline: Outline(document: doc))
+      let (_, matches) = s.filter(query)
+      #expect(ids(s) == ["work", "thanks"], "\(query)")
+      #expect(matches.first?.titleRanges.count == 1, "\(query)")
+    }
+  }
+
   @Test func emptyQueryRestoresTheUsersExpansionAndForgetsFilteredToggles() throws {
     var s = state()
     _ = try s.toggle(s.outline.position(of: "friends")!)
@@ -156,21 +177,7 @@ extension FilterTests {
   /// contains the folded query, every item of a matching group's subtree,
   /// and the ancestors of all of those, in document order.
   func shownByDefinition(_ s: OutlineState, _ query: String) -> [String] {
-    let q = CaseFolding.fold(query)
-    let items = s.outline.items
-    func own(_ i: OutlineItem) -> Bool {
-      CaseFolding.fold(i.title).contains(q) || (!i.isGroup && CaseFolding.fold(i.detail ?? "").contains(q))
-    }
-    var shown = Set<Int>()
-    for p in items.indices where own(items[p]) {
-      for q in p..<items[p].end { shown.insert(q) }
-      var a = items[p].parent
-      while let x = a {
-        shown.insert(x)
-        a = items[x].parent
-      }
-    }
-    return items.indices.filter { shown.contains($0) }.map { items[$0].id }
+    positionsShownByDefinition(s.outline, query).map { s.outline.items[$0].id }
   }
 
   @Test func aGroupTitleMatchShowsItsWholeSubtreeExpanded() {
@@ -298,7 +305,40 @@ extension FilterTests {
   }
 }
 
-/// The filtered list the slow way: shown items whose ancestors are all expanded.
+/// The items a filter shows, from PROTOCOL §6 alone: items whose own text
+/// contains the folded query, every item of a matching group's subtree, and
+/// the ancestors of all of those; positions in document order.
+func positionsShownByDefinition(_ outline: Outline, _ query: String) -> [Int] {
+  let q = CaseFolding.fold(query)
+  let items = outline.items
+  func own(_ i: OutlineItem) -> Bool {
+    CaseFolding.fold(i.title).contains(q) || (!i.isGroup && CaseFolding.fold(i.detail ?? "").contains(q))
+  }
+  var shown = Set<Int>()
+  for p in items.indices where own(items[p]) {
+    for q in p..<items[p].end { shown.insert(q) }
+    var a = items[p].parent
+    while let x = a {
+      shown.insert(x)
+      a = items[x].parent
+    }
+  }
+  return items.indices.filter { shown.contains($0) }
+}
+
+/// The filtered list the slow way, without the filter's own bookkeeping: the
+/// items §6 shows for the state's query whose ancestors are all expanded (the
+/// unfiltered list when no filter is in force).
 func referenceFilteredList(_ s: OutlineState) -> [Int] {
-  (0..<s.outline.count).filter { s.isVisible($0) }
+  guard let query = s.filterQuery else { return referenceVisibleList(s) }
+  let items = s.outline.items
+  func ancestorsExpanded(_ p: Int) -> Bool {
+    var a = items[p].parent
+    while let x = a {
+      if !s.isExpanded(x) { return false }
+      a = items[x].parent
+    }
+    return true
+  }
+  return positionsShownByDefinition(s.outline, query).filter(ancestorsExpanded)
 }

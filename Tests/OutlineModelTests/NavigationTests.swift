@@ -57,6 +57,22 @@ import Testing
     let work = s.outline.position(of: "work")!
     #expect(id(s, try s.navigate(from: work, key: .pageUp, pageHeight: 4)) == "bob")
     #expect(id(s, try s.navigate(from: work, key: .pageDown)) == "work")
+    // A page shorter than an item still moves one item, and only one.
+    #expect(id(s, try s.navigate(from: work, key: .pageUp, pageHeight: 0.5)) == "family")
+  }
+
+  /// Headers of height 0 above the first row: a page up from that row lands on
+  /// the row itself (items of height 0 are never hit), so it moves one item up.
+  @Test func pageUpOverItemsOfHeightZeroMovesOneItem() throws {
+    var layout = LayoutOverrides()
+    layout.headerHeight = .fixed(0)
+    layout.rowHeight = .fixed(1)
+    var s = OutlineState(outline: Outline(document: Fixtures.contacts), layout: layout)
+    _ = try s.toggle(s.outline.position(of: "family")!)
+    // friends, family, cousins (height 0), mum [0, 1), work (height 0)
+    let mum = s.outline.position(of: "mum")!
+    #expect(id(s, try s.navigate(from: mum, key: .pageUp, pageHeight: 1)) == "cousins")
+    #expect(id(s, try s.navigate(from: mum, key: .pageDown, pageHeight: 0.5)) == "work")
   }
 
   @Test func typeAheadWrapsAndMatchesCaseFolded() throws {
@@ -72,8 +88,10 @@ import Testing
 
   @Test func expandSiblingsOpensEveryGroupAtThatLevel() throws {
     var s = state()
+    let version = s.version
     let r = try s.navigate(from: s.outline.position(of: "friends")!, key: .expandSiblings)
     #expect(Set(r.expansion?.updatedGroups ?? []) == ["family", "work"])
+    #expect(s.version == version + 1)
     var single = state(policy: .single)
     #expect(throws: OutlineError.expandAllUnderSinglePolicy) {
       try single.navigate(from: 0, key: .expandSiblings)

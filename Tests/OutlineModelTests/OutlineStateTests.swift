@@ -65,12 +65,12 @@ import Testing
     var s = state(policy: .single)
     _ = try s.toggle(s.outline.position(of: "friends")!)
     #expect(ids(s) == ["friends", "alice", "bob", "carol", "family", "work"])
-    let before = ids(s)
+    let before = referenceVisibleList(s)
     let r = try s.toggle(s.outline.position(of: "family")!)
     #expect(r.changes == [OutlineChange(.delete, start: 1, count: 3), OutlineChange(.insert, start: 2, count: 2)])
     #expect(Set(r.updatedGroups) == ["friends", "family"])
     #expect(ids(s) == ["friends", "family", "cousins", "mum", "work"])
-    #expect(before.count == 6)
+    #expect(replay(r.changes, on: before, new: referenceVisibleList(s)) == referenceVisibleList(s))
     #expect(throws: OutlineError.expandAllUnderSinglePolicy) { try s.expandAll() }
   }
 
@@ -214,7 +214,7 @@ import Testing
     let changes = s.replace(with: Outline(document: doc))
     // friends keeps the user's closed state; family stays open; new takes the file's value.
     #expect(ids(s) == ["friends", "family", "cousins", "mum", "work", "new", "New/n"])
-    #expect(replay(changes, on: before, new: referenceVisibleList(s)).count == 7)
+    #expect(replay(changes, on: before, new: referenceVisibleList(s)) == referenceVisibleList(s))
     // friends' header now counts 4 rows and work is no longer the last group: both redraw.
     #expect(changes == [OutlineChange(.delete, start: 0, count: 5), OutlineChange(.insert, start: 0, count: 7)])
     #expect(s.version == 3)

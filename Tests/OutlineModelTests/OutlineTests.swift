@@ -35,6 +35,50 @@ import Testing
     #expect(o.items[o.position(of: "friends")!].parent == nil)
   }
 
+  /// The last child of a group is its last row, or its last subgroup when it has no rows;
+  /// checked against that definition on outlines with groups of subgroups only, empty
+  /// groups and groups of rows only.
+  @Test func theLastChildOfAGroupOfSubgroupsOnlyIsItsLastSubgroup() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group(
+        "Teams", id: "teams",
+        groups: [
+          Fixtures.group("Red", id: "red", rows: [Fixtures.row("Ann", id: "ann")]),
+          Fixtures.group("Blue", id: "blue", groups: [Fixtures.group("Empty", id: "empty")]),
+        ]),
+      Fixtures.group("Solo", id: "solo", groups: [Fixtures.group("Inner", id: "inner")]),
+    ])
+    let o = Outline(document: doc)
+    #expect(o.items.map(\.id) == ["teams", "red", "ann", "blue", "empty", "solo", "inner"])
+    #expect(o.items.filter(\.isLastChild).map(\.id) == ["ann", "blue", "empty", "solo", "inner"])
+    for d in [doc, Fixtures.contacts, Fixtures.generated(groups: 12, rowsPerGroup: 0, nestEvery: 2)] {
+      let o = Outline(document: d)
+      let items = o.items
+      for (p, item) in items.enumerated() {
+        let siblings = items.indices.filter { items[$0].parent == item.parent }
+        #expect(item.isLastChild == (siblings.last == p), "\(item.id)")
+      }
+    }
+  }
+
+  /// Texts are kept as given: an empty explicit id stays the item's id, and an
+  /// empty detail stays empty (not absent).
+  @Test func emptyTextsAreKeptAndEveryTextIsCounted() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group("Ä", id: "", rows: [Fixtures.row("r", detail: ""), Fixtures.row("s", id: "sid", detail: "dé")]),
+      GroupSpec(title: "B", badge: "★"),
+    ])
+    let o = Outline(document: doc)
+    #expect(o.items.map(\.id) == ["", "Ä/r", "sid", "B"])
+    #expect(o.detail(at: 1) == "")
+    #expect(o.detail(at: 2) == "dé")
+    #expect(o.detail(at: 3) == nil)
+    // The bytes lent for the rows' answers say the same.
+    #expect(o.withDetailUTF8(at: 1) { $0.map { Array($0) } } == [])
+    #expect(o.withDetailUTF8(at: 2) { $0.map { Array($0) } } == Array("dé".utf8))
+    #expect(o.withDetailUTF8(at: 3) { $0.map { Array($0) } } == nil)
+  }
+
   @Test func derivedIDsAvoidCollisions() {
     let doc = OutlineDocument(groups: [
       Fixtures.group("A", rows: [Fixtures.row("x"), Fixtures.row("x"), Fixtures.row("y", id: "A/x~3")]),

@@ -92,4 +92,56 @@ import Testing
     #expect(SourceText("a\n").lineCount == 2)
     #expect(SourceText("a\r\n").lineBytes(0).count == 1)
   }
+
+  /// A file that is only a byte order mark is empty: one empty line.
+  @Test func aByteOrderMarkAloneIsAnEmptyText() {
+    let text = SourceText([0xEF, 0xBB, 0xBF])
+    #expect(text.bytes.isEmpty)
+    #expect(text.lineCount == 1)
+    #expect(SourceText([0xEF, 0xBB, 0xBF, 0x61]).bytes == [0x61])
+  }
+
+  /// A text may end inside a scalar (the loader reports invalid UTF-8 at it):
+  /// a lead byte of U+0085 or U+2028 at the very end is one scalar, not a break.
+  @Test func aTextEndingInsideALineBreakScalarIsRead() {
+    for tail: [UInt8] in [[0xC2], [0xE2], [0xE2, 0x80]] {
+      let text = SourceText([0x61, 0x0A, 0x62] + tail)
+      #expect(text.lineCount == 2)
+      #expect(text.character(of: SourcePosition(line: 1, column: 2), in: .utf16) == 2, "\(tail)")
+    }
+  }
+
+  @Test func theZeroRangeIsEmptyAtTheStart() {
+    #expect(
+      SourceRange.zero
+        == SourceRange(start: SourcePosition(line: 0, column: 0), end: SourcePosition(line: 0, column: 0)))
+  }
+}
+
+/// The builder the loader streams into: flat calls make the nested document.
+@Suite struct DocumentBuilderTests {
+  @Test func nestedGroupsAndRowsAreRebuiltInOrder() {
+    var b = DocumentBuilder()
+    b.setTitle("T")
+    b.setExpansion(.single)
+    let outer = b.beginGroup(parent: nil, source: .zero)
+    #expect(outer == 0)
+    b.addRow(RowSpec(title: "r1"), parent: outer)
+    let inner = b.beginGroup(parent: outer, source: .zero)
+    #expect(inner == 1)
+    b.addRow(RowSpec(title: "r2"), parent: inner)
+    b.endGroup(inner, fields: GroupSpec(title: "Inner"))
+    b.addRow(RowSpec(title: "r3"), parent: outer)
+    b.endGroup(outer, fields: GroupSpec(title: "Outer"))
+    let second = b.beginGroup(parent: nil, source: .zero)
+    #expect(second == 0)
+    b.endGroup(second, fields: GroupSpec(title: "Second"))
+    let doc = b.document
+    #expect(doc.title == "T")
+    #expect(doc.expansion == .single)
+    #expect(doc.groups.map(\.title) == ["Outer", "Second"])
+    #expect(doc.groups[0].groups.map(\.title) == ["Inner"])
+    #expect(doc.groups[0].groups[0].rows.map(\.title) == ["r2"])
+    #expect(doc.groups[0].rows.map(\.title) == ["r1", "r3"])
+  }
 }

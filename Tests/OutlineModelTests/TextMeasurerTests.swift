@@ -100,3 +100,73 @@ private struct IdeographsWide: ClusterWidthTable {
     }
   }
 }
+
+/// Corners of measuring in fractional advances (unit `px`) and of drawing tabs.
+@Suite struct TextMeasurerEdgeTests {
+  /// 0.1 + 0.1 + 0.1 is a little more than 0.3 in binary: three advances of 0.1
+  /// still fit a width of 0.3, on the ASCII path and on the general one.
+  @Test func advancesThatAddUpToTheWidthFitDespiteRounding() {
+    let m = TextMeasurer(narrowWidth: 0.1, wideWidth: 0.2)
+    func bytesPath(_ text: String) -> Int {
+      var copy = text
+      return copy.withUTF8 { m.lineCount(utf8: $0, width: 0.3) }
+    }
+    #expect(bytesPath("abc") == 1)
+    #expect(bytesPath("abcd") == 2)
+    #expect(m.lineCount("abc", width: 0.3) == 1)
+    #expect(m.lineCount("abé", width: 0.3) == 1)
+    #expect(m.lineCount("abcd", width: 0.3) == 2)
+    #expect(m.lineCount("abcé", width: 0.3) == 2)
+  }
+
+  /// With a narrow advance of 0 a tab still draws as one space, not a division by zero.
+  @Test func aTabIsDrawnWithANarrowAdvanceOfZero() {
+    #expect(TextMeasurer(narrowWidth: 0, wideWidth: 0).drawnText("a\tb") == "a b")
+    #expect(TextMeasurer(tabSize: 4).drawnText("a\tb") == "a   b")
+  }
+}
+
+/// The bounds of every layout field (PROTOCOL §5), as the one table both readers use.
+@Suite struct LayoutFieldTests {
+  func accepts(_ name: String, _ value: Double, in fields: [LayoutField] = LayoutField.all) -> Bool? {
+    guard let field = fields.first(where: { $0.name == name }) else { return nil }
+    switch field.kind {
+    case .length(_, let minimum, let strict): return LayoutField.accepts(value, minimum: minimum, strict: strict)
+    case .integer(_, let minimum): return LayoutField.accepts(Int64(value), minimum: minimum)
+    case .height: return LayoutField.acceptsHeight(value)
+    default: return nil
+    }
+  }
+
+  @Test func theFieldsAreTheProtocolsInItsOrder() {
+    #expect(
+      LayoutField.all.map(\.name) == [
+        "unit", "width", "narrowWidth", "wideWidth", "lineHeight", "headerHeight", "rowHeight", "indent", "padding",
+        "maxLines", "tabSize", "font",
+      ])
+    #expect(LayoutField.padding.map(\.name) == ["top", "bottom", "left", "right"])
+  }
+
+  @Test func eachFieldTakesItsRangeAndNothingOutside() {
+    let max = LayoutLimits.maxLength
+    // width > 0; the advances, lineHeight, indent, heights and padding >= 0; all <= maxLength.
+    #expect(accepts("width", 0) == false && accepts("width", 0.01) == true && accepts("width", max) == true)
+    #expect(accepts("width", max + 1) == false && accepts("width", .infinity) == false)
+    for name in ["narrowWidth", "wideWidth", "lineHeight", "indent", "headerHeight", "rowHeight"] {
+      #expect(accepts(name, 0) == true && accepts(name, -0.01) == false, "\(name)")
+      #expect(accepts(name, max) == true && accepts(name, max + 1) == false, "\(name)")
+      #expect(accepts(name, .nan) == false, "\(name)")
+    }
+    for side in ["top", "bottom", "left", "right"] {
+      #expect(accepts(side, 0, in: LayoutField.padding) == true, "\(side)")
+      #expect(accepts(side, -1, in: LayoutField.padding) == false, "\(side)")
+      #expect(accepts(side, max + 1, in: LayoutField.padding) == false, "\(side)")
+    }
+    // maxLines and tabSize: integers from 1 to maxInteger.
+    for name in ["maxLines", "tabSize"] {
+      #expect(accepts(name, 0) == false && accepts(name, 1) == true, "\(name)")
+      #expect(accepts(name, Double(LayoutLimits.maxInteger)) == true, "\(name)")
+      #expect(accepts(name, Double(LayoutLimits.maxInteger) + 1) == false, "\(name)")
+    }
+  }
+}

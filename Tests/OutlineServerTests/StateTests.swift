@@ -48,9 +48,16 @@ import Testing
     _ = s.result("openOutline", ["uri": "mem:s", "text": .string(Self.yaml)])
     _ = s.result("toggleSection", ["uri": "mem:s", "section": "family"])
     _ = s.result("toggleSection", ["uri": "mem:s", "section": "cousins"])
-    _ = s.result("setLayout", ["uri": "mem:s", "layout": ["rowHeight": 2]])
+    // setLayout's fields are its params (PROTOCOL §5), not a nested `layout`.
+    _ = s.result("setLayout", ["uri": "mem:s", "rowHeight": 2, "headerHeight": 3])
     _ = s.result("navigate", ["uri": "mem:s", "key": "down", "from": "friends"])
+    #expect(heights(s) == [3, 2, 2, 3, 3, 2, 2, 3], "the layout is applied before the snapshots")
     return s
+  }
+
+  /// The height of each visible item, in order.
+  func heights(_ s: InProcessServer, _ uri: String = "mem:s") -> [Int64] {
+    (s.result("rowHeights", ["uri": .string(uri)])["heights"]?.arrayValue ?? []).compactMap(\.intValue)
   }
 
   static let broken: [String] = [
@@ -119,9 +126,12 @@ import Testing
     let r = s.result("changeOutline", ["uri": "mem:s", "text": .string(reordered)])
     #expect(r["applied"] == true)
     #expect(ids(s) == ["work", "family", "cousins", "dan", "mum", "friends", "alice"])
-    // Re-opening the uri keeps it too.
+    // So does the host's layout (PROTOCOL §8: setLayout values survive changeOutline).
+    #expect(heights(s) == [3, 3, 3, 2, 2, 3, 2])
+    // Re-opening the uri keeps both too.
     _ = s.result("openOutline", ["uri": "mem:s", "text": .string(Self.yaml)])
     #expect(ids(s) == ["friends", "alice", "bob", "family", "cousins", "dan", "mum", "work"])
+    #expect(heights(s) == [3, 2, 2, 3, 3, 2, 2, 3])
   }
 
   @Test func theUsersStateWinsOverTheFilesExpanded() throws {

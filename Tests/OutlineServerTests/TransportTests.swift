@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineModel
 import OutlineTestSupport
 import Testing
 
@@ -243,16 +244,23 @@ import Testing
   // MARK: Cancellation
 
   @Test func cancellingAQueuedRequestAnswersRequestCancelled() throws {
-    let s = try InProcessServer.started()
-    // A big open keeps the worker busy while the small one waits behind it and is cancelled.
-    var big = "groups:\n  - id: g\n    title: G\n    rows:\n"
-    for i in 0..<60_000 { big += "      - title: Row \(i)\n" }
-    let bytes =
-      framed(requestText(100, "openOutline", ["uri": "untitled:big", "text": .string(big)]))
-      + framed(requestText(101, "openOutline", ["uri": "untitled:small", "text": "groups: []\n"]))
-      + framed(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":101}}"#)
-    s.writeRaw(bytes)
-    let first = s.next(timeout: 60)
+    // The worker is held inside the first open (measuring a title) while the small open
+    // waits behind it and is cancelled; it is released once the reader has acted on the
+    // cancel, which the debug log shows: the reader reaches the cancel of an unknown id
+    // after the one of 101.
+    let gate = HoldingLineBreakers(holdOn: "hold-here")
+    let s = try InProcessServer(arguments: ["--log-level", "debug"], lineBreakers: gate)
+    s.initialize()
+    let held = "groups: [{id: g, title: G, expanded: true, rows: [{title: hold-here}]}]\n"
+    s.writeRaw(framed(requestText(100, "openOutline", ["uri": "untitled:held", "text": .string(held)])))
+    #expect(gate.started.wait(timeout: .now() + 20) == .success, "the first open never measured its row")
+    s.writeRaw(
+      framed(requestText(101, "openOutline", ["uri": "untitled:small", "text": "groups: []\n"]))
+        + framed(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":101}}"#)
+        + framed(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"marker"}}"#))
+    #expect(s.waitForStderr(containing: "$/cancelRequest for \"marker\"", timeout: 20), "stderr: \(s.stderrText)")
+    gate.release.signal()
+    let first = s.next()
     #expect(first?["id"] == 100)
     #expect(first?["result"]?["groupCount"] == 1)
     let second = s.next()
@@ -260,7 +268,7 @@ import Testing
     #expect(second?["error"]?["code"] == -32800)
     // The server goes on, and the cancelled open did not happen.
     #expect(s.errorCode("visibleRows", ["uri": "untitled:small"]) == -32010)
-    #expect(s.result("visibleRows", ["uri": "untitled:big", "count": 1])["total"] == 1)
+    #expect(s.result("visibleRows", ["uri": "untitled:held", "count": 1])["total"] == 2)
   }
 
   @Test func cancellingAnUnknownIdIsIgnored() throws {
@@ -277,5 +285,52 @@ import Testing
     #expect(s.next()?["result"]?["version"] == 1)
     s.notify("$/cancelRequest", ["id": .int(id)])
     #expect(s.result("visibleRows", ["uri": "untitled:a"])["total"] == 0)
+  }
+}
+
+/// Measures as the binary does in cells, but the first time a text holding `holdOn`
+/// is measured, signals `started` and waits for `release` (a minute at most): a way
+/// to hold the server's worker inside a request for as long as a test needs.
+final class HoldingLineBreakers: LineBreakerSource, @unchecked Sendable {
+  // @unchecked Sendable: `held` is guarded by `lock`; the semaphores are thread-safe.
+  let started = DispatchSemaphore(value: 0)
+  let release = DispatchSemaphore(value: 0)
+  private let marker: [UInt8]
+  private let lock = NSLock()
+  private var held = false
+
+  init(holdOn marker: String) { self.marker = Array(marker.utf8) }
+
+  func lineBreaker(for layout: Layout) -> any LineBreaker {
+    Holding(inner: CellLineBreakers().lineBreaker(for: layout), owner: self)
+  }
+
+  fileprivate func measuring(_ utf8: UnsafeBufferPointer<UInt8>) {
+    guard utf8.count >= marker.count,
+      (0...(utf8.count - marker.count)).contains(where: { utf8[$0..<($0 + marker.count)].elementsEqual(marker) })
+    else { return }
+    let first = lock.withLock {
+      defer { held = true }
+      return !held
+    }
+    guard first else { return }
+    started.signal()
+    _ = release.wait(timeout: .now() + 60)
+  }
+
+  private struct Holding: LineBreaker {
+    let inner: any LineBreaker
+    let owner: HoldingLineBreakers
+
+    func lineCount(utf8: UnsafeBufferPointer<UInt8>, width: Double) -> Int {
+      owner.measuring(utf8)
+      return inner.lineCount(utf8: utf8, width: width)
+    }
+
+    func lines(utf8: UnsafeBufferPointer<UInt8>, width: Double) -> [Range<Int>] {
+      inner.lines(utf8: utf8, width: width)
+    }
+
+    func drawnText(_ line: Substring) -> String { inner.drawnText(line) }
   }
 }

@@ -53,6 +53,41 @@ import Testing
     }
   }
 
+  /// The server folds the query itself (Unicode default case folding, not
+  /// lowercasing): a query as the user typed it finds what its folding finds.
+  @Test(arguments: ["Straße", "STRASSE", "STRAẞE"])
+  func theQueryIsCaseFoldedByTheServer(query: String) throws {
+    let s = try InProcessServer()
+    open(s)
+    let r = s.result("filterOutline", ["uri": "mem:v", "query": .string(query)])
+    #expect(ids(s) == ["friends", "alice", "family", "cousins", "dan"])
+    expectJSON(
+      r["matches"],
+      [
+        ["index": 1, "id": "alice", "ranges": [["field": "detail", "start": 0, "length": 6]]],
+        ["index": 4, "id": "dan", "ranges": [["field": "detail", "start": 0, "length": 7]]],
+      ])
+  }
+
+  /// A row's detail with astral characters before and inside the match:
+  /// 😀 and 🎉 are 2 UTF-16 units, 4 UTF-8 bytes and 1 scalar each.
+  @Test(arguments: [("utf-16", 5, 7), ("utf-8", 7, 9), ("utf-32", 4, 6)])
+  func matchRangesInARowDetailCountTheEncodingsUnits(encoding: String, start: Int, length: Int) throws {
+    let text = Self.yaml.replacingOccurrences(of: "detail: STRASSE 5", with: "detail: \"😀 x 🎉Party\"")
+    let s = try InProcessServer()
+    open(s, text: text, encoding: encoding)
+    let r = s.result("filterOutline", ["uri": "mem:v", "query": "🎉PARTY"])
+    #expect(ids(s) == ["family", "cousins", "dan"])
+    expectJSON(
+      r["matches"],
+      [
+        [
+          "index": 2, "id": "dan",
+          "ranges": [["field": "detail", "start": .int(Int64(start)), "length": .int(Int64(length))]],
+        ]
+      ])
+  }
+
   @Test func filterThenToggleThenClearRestoresTheUsersExpansion() throws {
     let s = try InProcessServer()
     open(s)

@@ -36,7 +36,8 @@ import Testing
     let file = dir.appendingPathComponent("w.yaml")
     try Self.yaml(["a"]).write(to: file, atomically: false, encoding: .utf8)
     let uri = JSONValue.string(file.absoluteString)
-    let s = try InProcessServer()
+    // At level info the server says when a watched file is gone.
+    let s = try InProcessServer(arguments: ["--log-level", "info"])
     s.initialize()
     #expect(s.result("openOutline", ["uri": uri, "watch": true])["total"] == 2)
 
@@ -61,9 +62,9 @@ import Testing
     try waitForGoodChange(s)
     #expect(s.result("visibleRows", ["uri": uri])["total"] == 4)
 
-    // Delete, then create again.
+    // Delete, then create again once the watcher has seen the file gone.
     try FileManager.default.removeItem(at: file)
-    Thread.sleep(forTimeInterval: 0.5)
+    #expect(s.waitForStderr(containing: "w.yaml is gone", timeout: 20), "the watcher never saw the file gone")
     try Self.yaml(["z"]).write(to: file, atomically: false, encoding: .utf8)
     try waitForGoodChange(s)
     #expect(s.result("visibleRows", ["uri": uri])["total"] == 2)

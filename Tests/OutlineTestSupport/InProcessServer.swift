@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import OutlineModel
 import OutlineServer
 import Synchronization
 
@@ -26,8 +27,12 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
   public let stateDirectory: URL
 
   /// Starts a server with the binary's `arguments`; `environment` stands for the process's
-  /// (`XDG_STATE_HOME` picks the state directory, a fresh one by default).
-  public init(arguments: [String] = [], framing: Framing = .lsp, environment: [String: String] = [:]) throws {
+  /// (`XDG_STATE_HOME` picks the state directory, a fresh one by default); `lineBreakers`
+  /// measures `auto` heights (the binary's by default; a test may hold the worker in one).
+  public init(
+    arguments: [String] = [], framing: Framing = .lsp, environment: [String: String] = [:],
+    lineBreakers: any LineBreakerSource = OutlineServer.makeLineBreakers()
+  ) throws {
     Self.ignoreBrokenPipes
     self.framing = framing
     guard case .serve(var options) = try Command.parse(arguments + (framing == .ndjson ? ["--framing", "ndjson"] : []))
@@ -50,7 +55,9 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
     let serveOptions = options
     let (serverIn, serverOut, serverErr) = (input[0], out[1], err[1])
     Thread.detachNewThread { [self] in
-      let status = ServeCommand.serve(serveOptions, input: serverIn, output: serverOut, log: log) { [self] status in
+      let status = ServeCommand.serve(
+        serveOptions, input: serverIn, output: serverOut, log: log, lineBreakers: lineBreakers
+      ) { [self] status in
         // The process would exit here: record the status and end the input.
         self.progress.withLock { $0.status = $0.status ?? status }
         self.closeInput()
@@ -106,6 +113,11 @@ public final class InProcessServer: TestServer, @unchecked Sendable {
       return waitForStderrEnd(timeout: 5)
     }
     return output.stderrSoFar
+  }
+
+  /// Waits until stderr holds `fragment`, at most `timeout` seconds; whether it came.
+  public func waitForStderr(containing fragment: String, timeout: Double) -> Bool {
+    output.waitForStderr(containing: fragment, timeout: timeout)
   }
 
   /// The next request id.

@@ -82,6 +82,11 @@ public final class ServerProcess: TestServer, @unchecked Sendable {
     return output.stderrSoFar
   }
 
+  /// Waits until stderr holds `fragment`, at most `timeout` seconds; whether it came.
+  public func waitForStderr(containing fragment: String, timeout: Double) -> Bool {
+    output.waitForStderr(containing: fragment, timeout: timeout)
+  }
+
   /// The next request id.
   public func takeID() -> Int64 { output.takeID() }
 

@@ -23,6 +23,8 @@ public protocol TestServer: AnyObject, Sendable {
   func waitForStderrEnd(timeout: Double) -> String
   /// What the server wrote to stderr so far; once it has ended, all of it.
   var stderrText: String { get }
+  /// Waits until stderr holds `fragment`, at most `timeout` seconds; whether it came.
+  func waitForStderr(containing fragment: String, timeout: Double) -> Bool
   /// The next request id.
   func takeID() -> Int64
 }
@@ -262,6 +264,17 @@ final class ServerOutput: @unchecked Sendable {
       if !lock.wait(until: deadline) { break }
     }
     return String(decoding: stderrData, as: UTF8.self)
+  }
+
+  func waitForStderr(containing fragment: String, timeout: Double) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    let wanted = Data(fragment.utf8)
+    lock.lock()
+    defer { lock.unlock() }
+    while stderrData.range(of: wanted) == nil {
+      if stderrEnded || !lock.wait(until: deadline) { return stderrData.range(of: wanted) != nil }
+    }
+    return true
   }
 
   var stderrSoFar: String {

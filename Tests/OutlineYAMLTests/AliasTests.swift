@@ -71,13 +71,13 @@ import Testing
       yaml += "a\(level): &a\(level) [\(refs)]\n"
     }
     yaml += "groups: []\n"
-    let clock = ContinuousClock()
-    var result: LoadResult?
-    let elapsed = try clock.measure { result = try load(yaml) }
-    #expect(elapsed < .milliseconds(200))
-    #expect(result?.document == nil)
+    // The work is counted in events: `shouldCancel` is polled every 4096 of
+    // them, replayed ones included, so no poll means no alias was expanded.
+    let (result, polls) = try loadCountingPolls(yaml)
+    #expect(polls == 0, "refused after \(polls * 4096) events or more")
+    #expect(result.document == nil)
     #expect(
-      result?.diagnostics.map(render) == [
+      result.diagnostics.map(render) == [
         #"7:9-7:12 error too-many-nodes: alias "a6" expands the document past 10000000 nodes"#
       ])
   }
@@ -85,14 +85,49 @@ import Testing
   @Test func deepFlowNestingStopsAtTheLimit() throws {
     let depth = 20_000
     let yaml = "groups: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
-    let clock = ContinuousClock()
-    var result: LoadResult?
-    let elapsed = try clock.measure { result = try load(yaml) }
-    #expect(elapsed < .milliseconds(500))
+    let (result, polls) = try loadCountingPolls(yaml)
+    #expect(polls == 0, "refused after \(polls * 4096) events or more, not at level 257")
     #expect(
-      result?.diagnostics.map(render) == [
+      result.diagnostics.map(render) == [
         "0:263-0:264 error too-deep: the document nests deeper than 256 levels"
       ])
+  }
+
+  /// An alias used where the outline reads it is replayed event by event; those
+  /// events are counted for `shouldCancel` as the file's own are, so a load made
+  /// long by aliases (a few thousand live events here, 48,000 replayed) can be stopped.
+  @Test func replayedAliasesArePolledForCancellation() throws {
+    let rows = (0..<300).map { "{title: r\($0)}" }.joined(separator: ", ")
+    let yaml =
+      "title: &t Aliased\nx-rows: &r [\(rows)]\ngroups:\n"
+      + (0..<40).map { "  - {title: g\($0), rows: *r}\n" }.joined()
+    let (result, polls) = try loadCountingPolls(yaml)
+    #expect(result.document?.groups.map(\.rows.count) == Array(repeating: 300, count: 40))
+    // 48,000 replayed events and about 1,900 live ones: one poll per 4096.
+    #expect((11...13).contains(polls), "\(polls) polls for about 50,000 events")
+    var asked = 0
+    #expect(throws: CancellationError.self) {
+      _ = try OutlineLoader.load(
+        Array(yaml.utf8),
+        shouldCancel: {
+          asked += 1; return true
+        })
+    }
+    #expect(asked == 1)
+  }
+
+  /// An alias is charged exactly its node's expanded size: root 1, the keys groups, x
+  /// and y 3, [] 1, x's sequence 3, and the alias 3 again: 11 nodes in all.
+  @Test func anAliasIsChargedItsExpandedSizeExactly() throws {
+    let yaml = "groups: []\nx: &a [1, 2]\ny: *a\n"
+    var options = OutlineLoader.Options()
+    options.maxNodes = 11
+    try expectDiagnostics(
+      yaml, [#"1:0-1:1 warning unknown-key: unknown key "x""#, #"2:0-2:1 warning unknown-key: unknown key "y""#],
+      options: options)
+    options.maxNodes = 10
+    try expectDiagnostics(
+      yaml, [#"2:3-2:5 error too-many-nodes: alias "a" expands the document past 10 nodes"#], options: options)
   }
 
   @Test func depthCountsAliasesExpanded() throws {
@@ -108,4 +143,15 @@ import Testing
     try expectDiagnostics(
       "groups: &g [*g]\n", [#"0:12-0:14 error syntax: alias "g" refers to a node that contains it"#])
   }
+}
+
+/// Loads `yaml`, counting the polls of `shouldCancel`: one per 4096 events read, live or replayed.
+func loadCountingPolls(_ yaml: String) throws -> (LoadResult, polls: Int) {
+  var polls = 0
+  let count: () -> Bool = {
+    polls += 1
+    return false
+  }
+  let result = try OutlineLoader.load(Array(yaml.utf8), shouldCancel: count)
+  return (result, polls)
 }

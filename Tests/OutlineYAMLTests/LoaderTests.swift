@@ -356,6 +356,45 @@ import Testing
       [#"0:57-0:58 error duplicate-key: duplicate key "a""#])
   }
 
+  /// A `data:` mapping of 16 keys or more is checked through a set of its
+  /// keys (built when the 17th key comes): a duplicate of a key read before
+  /// the set, and of one added to it, are both diagnosed, and distinct keys are not.
+  @Test func duplicateKeyInsideALargeData() throws {
+    func yaml(_ keys: [String]) -> String {
+      "groups:\n  - title: G\n    rows:\n      - title: R\n        data:\n"
+        + keys.map { "          \($0)\n" }.joined()
+    }
+    let first16 = (0..<16).map { "k\($0): \($0)" }
+    try expectDiagnostics(
+      yaml(first16 + ["k0: again", "k16: 16", "k17: 17", "k17: again", "k18: 18"]),
+      [
+        #"21:10-21:12 error duplicate-key: duplicate key "k0""#,
+        #"24:10-24:13 error duplicate-key: duplicate key "k17""#,
+      ])
+    let distinct = (0..<40).map { "k\($0): \($0)" }
+    guard case .object(let pairs)? = try data(yaml(distinct)) else {
+      Issue.record("expected an object")
+      return
+    }
+    #expect(pairs.map(\.key) == (0..<40).map { "k\($0)" })
+  }
+
+  @Test func aKeyInDataMustBeAScalar() throws {
+    try expectDiagnostics(
+      "groups: [{title: G, rows: [{title: R, data: {[1]: x, ok: 2}}]}]",
+      [#"0:45-0:46 error type: a key in "data" must be a scalar, found a sequence"#])
+  }
+
+  /// A fault on a line that starts with a tab is a tab-indentation error only when
+  /// it is a syntax error: the depth limit stays what it is.
+  @Test func aTooDeepNestingOnALineIndentedWithATabStaysTooDeep() throws {
+    var options = OutlineLoader.Options()
+    options.maxDepth = 3
+    try expectDiagnostics(
+      "groups: [\n\t[[[1]]]]\n", ["1:2-1:3 error too-deep: the document nests deeper than 3 levels"],
+      options: options)
+  }
+
   @Test func duplicateIdAcrossGroupsAndRows() throws {
     try expectDiagnostics(
       """
@@ -450,6 +489,18 @@ import Testing
       "just text\n", [#"0:0-0:9 error not-a-mapping: the top level must be a mapping, found "just text""#])
   }
 
+  /// Characters whose UTF-8 starts with E0 (U+0800 to U+0FFF: Samaritan, Devanagari, Thai)
+  /// are valid; E0 followed by a byte below A0 is an overlong form.
+  @Test func threeByteCharactersAfterE0AreValidAndOverlongFormsAreNot() throws {
+    let doc = try expectDocument("groups: [{title: नमस्ते ไทย ࠀ}]\n")
+    #expect(doc.groups.first?.title == "नमस्ते ไทย ࠀ")
+    let overlong = Array("groups: [{title: ".utf8) + [0xE0, 0x80, 0x80] + Array("}]\n".utf8)
+    #expect(
+      try OutlineLoader.load(overlong).diagnostics.map(render) == [
+        "0:17-0:18 error invalid-utf8: the file is not valid UTF-8: byte 0xE0 at offset 17"
+      ])
+  }
+
   @Test func invalidUTF8PointsAtTheFirstBadByte() throws {
     let bytes = Array("title: ok\ngroups:\n  - title: é".utf8) + [0xC3, 0x28] + Array("\n".utf8)
     let result = try OutlineLoader.load(bytes)
@@ -461,6 +512,18 @@ import Testing
     // Surrogates and overlong forms are not UTF-8 either.
     #expect(try OutlineLoader.load([0xED, 0xA0, 0x80]).diagnostics.first?.code == "invalid-utf8")
     #expect(try OutlineLoader.load([0x61, 0xC0, 0xAF]).diagnostics.first?.range.start.column == 1)
+  }
+
+  /// Lines end as libyaml ends them: `\r\n` is one break, and so are `\r`,
+  /// U+0085, U+2028 and U+2029 alone.
+  @Test(arguments: [("\r\n", 3), ("\r", 3), ("\n", 3), ("\u{85}", 3), ("\u{2028}", 3), ("\r\n\r\n", 6)])
+  func invalidUTF8IsPlacedAfterEveryKindOfLineBreak(_ lineBreak: String, _ line: Int) throws {
+    let text = ["title: ok", "groups:", "  - title: a"].joined(separator: lineBreak) + lineBreak + "  - title: é"
+    let bytes = Array(text.utf8) + [0xC3, 0x28]
+    let result = try OutlineLoader.load(bytes)
+    let at = try #require(result.diagnostics.first)
+    #expect(at.code == "invalid-utf8")
+    #expect(at.range.start == SourcePosition(line: line, column: 12), "after \(lineBreak.debugDescription)")
   }
 
   @Test func manyDiagnosticsAreCollected() throws {
@@ -595,6 +658,10 @@ import Testing
   @Test(arguments: ["groups:", "groups: ~", "groups: null", "groups: Null", "groups: NULL"])
   func aNullGroupsListIsEmpty(_ yaml: String) throws {
     #expect(try expectDocument(yaml).groups.isEmpty)
+  }
+
+  @Test func anEmptyPaddingIsAbsent() throws {
+    #expect(try expectDocument("layout:\n  padding:\n  width: 30\ngroups: []\n").layout.width == 30)
   }
 
   @Test func aNullRowsListOrLayoutIsAbsentButAQuotedOneIsNot() throws {

@@ -9,6 +9,13 @@ Corpus: the one-line descriptions of the Debian package outline
 The server's line counts come from rowHeights (cell unit, indent 0,
 padding 0) at several widths.
 
+The corpus is refused (exit 1) when a source fails (make-examples or
+dpkg-query exits non-zero), when it is smaller than its floor (at least 100
+one-line descriptions from make-examples and 100 long ones from dpkg-query:
+a minimal Debian with the toolchain has several hundred packages), or when
+rowHeights answers fewer heights than there are texts: every text is
+checked, or the run fails.
+
 Prints `N passed, N failed` last and exits non-zero on a failure.
 """
 
@@ -196,27 +203,47 @@ def textwrap_lines(text, width):
     ) or 1
 
 
+# Fewest texts each source must give: below that the corpus has shrunk.
+MIN_EXAMPLES = 100
+MIN_DESCRIPTIONS = 100
+
+
+def refuse(why):
+    print(f"check_wrapping: {why}", file=sys.stderr)
+    print("0 passed, 1 failed")
+    sys.exit(1)
+
+
+def output_of(argv):
+    """The stdout of argv; refuses the corpus when it fails."""
+    run = subprocess.run(argv, capture_output=True, text=True)
+    if run.returncode != 0:
+        refuse(f"{' '.join(argv)} exited with status {run.returncode}: {run.stderr.strip()[-500:]}")
+    return run.stdout
+
+
 def debian_corpus():
-    texts = []
-    out = subprocess.run(
-        [os.path.join(server.ROOT, "scripts", "make-examples"), "--out", "-"], capture_output=True, text=True
-    ).stdout
+    examples = []
+    out = output_of([os.path.join(server.ROOT, "scripts", "make-examples"), "--out", "-"])
     for m in re.finditer(r'^\s+detail: ("(?:[^"\\]|\\.)*")$', out, re.M):
         try:
-            texts.append(json.loads(m.group(1)))
+            examples.append(json.loads(m.group(1)))
         except ValueError:
-            pass
-    desc = subprocess.run(
-        ["dpkg-query", "-W", "-f", "${Description}\n\x1e\n"], capture_output=True, text=True
-    ).stdout
+            refuse(f"make-examples wrote a detail that is not a JSON string: {m.group(1)[:80]}")
+    if len(examples) < MIN_EXAMPLES:
+        refuse(f"make-examples gave {len(examples)} details, fewer than {MIN_EXAMPLES}")
+    descriptions = []
+    desc = output_of(["dpkg-query", "-W", "-f", "${Description}\n\x1e\n"])
     for d in desc.split("\x1e\n"):
         lines = d.rstrip("\n").split("\n")
         if len(lines) < 2:
             continue
         # The long description: continuation lines start with a space; " ." is an empty line.
         body = [ln[1:] if ln != " ." else "" for ln in lines[1:]]
-        texts.append("\n".join(body))
-    return texts
+        descriptions.append("\n".join(body))
+    if len(descriptions) < MIN_DESCRIPTIONS:
+        refuse(f"dpkg-query gave {len(descriptions)} long descriptions, fewer than {MIN_DESCRIPTIONS}")
+    return examples + descriptions
 
 
 def main():
@@ -230,6 +257,8 @@ def main():
         for width in WIDTHS:
             layout = {"unit": "cell", "width": width, "indent": 0, "rowHeight": "auto", "headerHeight": 1}
             heights = s.row_heights(f"mem:wrap-{width}", [(t or " ", None) for t in corpus], layout)
+            if len(heights) != len(corpus):
+                refuse(f"width {width}: {len(heights)} heights for {len(corpus)} texts")
             for text, h in zip(corpus, heights):
                 text = text or " "
                 want = reference_lines(text, width)

@@ -159,6 +159,7 @@ public final class Connection: Sendable {
                 + "(send shutdown, then exit, to have every request answered)")
             abort()
           }
+          log.debug("end of input: \(isAborted ? "aborted" : "waiting for the replies to what was read")")
           return .endOfInput
         }
         framer.push(chunk[0..<n])

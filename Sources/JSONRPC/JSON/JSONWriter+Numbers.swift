@@ -63,6 +63,9 @@ extension JSONWriter {
   @inlinable @inline(__always)
   mutating func digits(_ value: UInt64) {
     let n = Self.decimalDigitCount(value)
+    #if DEBUG
+      precondition(count + n <= capacity, "JSONWriter: digits written past the room reserved")
+    #endif
     var rest = value
     var i = count + n
     repeat {

@@ -61,6 +61,9 @@ extension JSONWriter {
     while i + 8 <= n {
       let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       if Self.hasSpecialByte(word) { break }
+      #if DEBUG
+        precondition(count + 8 <= capacity, "JSONWriter: a string written past the room reserved")
+      #endif
       UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
       count &+= 8
       i &+= 8
@@ -71,6 +74,9 @@ extension JSONWriter {
         quotedEscaping(p, from: i, count: n)
         return
       }
+      #if DEBUG
+        precondition(count < capacity, "JSONWriter: a string written past the room reserved")
+      #endif
       base[count] = byte
       count &+= 1
       i &+= 1

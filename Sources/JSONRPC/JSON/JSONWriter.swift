@@ -138,18 +138,24 @@ public struct JSONWriter: ~Copyable {
     capacity = size
   }
 
-  /// Appends one byte; room must have been reserved.
+  /// Appends one byte; room must have been reserved (checked in debug builds).
   @inlinable @inline(__always)
   mutating func put(_ byte: UInt8) {
+    #if DEBUG
+      precondition(count < capacity, "JSONWriter: a byte written past the room reserved")
+    #endif
     base[count] = byte
     count &+= 1
   }
 
-  /// Appends `n` bytes from `source`; room must have been reserved. Up to 16 bytes (most
-  /// keys and short strings) are copied with two overlapping loads and stores, cheaper than
-  /// a call to `memmove`.
+  /// Appends `n` bytes from `source`; room must have been reserved (checked in debug
+  /// builds). Up to 16 bytes (most keys and short strings) are copied with two overlapping
+  /// loads and stores, cheaper than a call to `memmove`.
   @inlinable @inline(__always)
   mutating func put(_ source: UnsafePointer<UInt8>, _ n: Int) {
+    #if DEBUG
+      precondition(count + n <= capacity, "JSONWriter: \(n) bytes written past the room reserved")
+    #endif
     let target = UnsafeMutableRawPointer(base + count)
     let from = UnsafeRawPointer(source)
     if n >= 8, n <= 16 {
