@@ -72,6 +72,26 @@ struct LSPFramerTests {
     expectFramingError(LSPFramer(maxMessageBytes: 1 << 20), input, containing: fragment)
   }
 
+  @Test("a header's name in any ASCII case, spaces and tabs around name and value, LF or CRLF")
+  func headerSpellings() throws {
+    for header in ["CONTENT-length:7\r\n\r\n", " Content-Length \t:\t 7 \r\n\r\n", "content-LENGTH: 7\n\n"] {
+      var framer = LSPFramer(maxMessageBytes: 100)
+      framer.push(Array((header + #"{"a":1}"#).utf8))
+      let body = try #require(try framer.next(), "\(header.debugDescription)")
+      #expect(String(decoding: body, as: UTF8.self) == #"{"a":1}"#)
+    }
+  }
+
+  @Test("a length of 18 digits is read (and exceeds the limit); 19 digits are refused")
+  func lengthDigits() {
+    expectFramingError(
+      LSPFramer(maxMessageBytes: 100), "Content-Length: 100000000000000000\r\n\r\n",
+      containing: "100000000000000000 bytes exceeds")
+    expectFramingError(
+      LSPFramer(maxMessageBytes: 100), "Content-Length: 1000000000000000000\r\n\r\n",
+      containing: "invalid Content-Length")
+  }
+
   @Test func endlessHeaderFails() {
     let input = "X-Junk: " + String(repeating: "a", count: LSPFramer.maxHeaderBytes + 10)
     expectFramingError(LSPFramer(maxMessageBytes: 100), input, containing: "header longer")

@@ -129,23 +129,35 @@ public struct LSPFramer: MessageFramer {
     return length
   }
 
+  /// The `Content-Length` of a complete header block (its lines end in `\n` or `\r\n`; names
+  /// are matched without regard to ASCII case, spaces and tabs around names and values are
+  /// ignored, other headers are skipped). Read byte by byte: no String is made unless an
+  /// error is reported.
+  /// - Throws: a line without a colon, a value that is not 1 to 18 decimal digits, two
+  ///   different lengths, none, or one over `maxMessageBytes`.
+  /// - Complexity: O(header bytes).
   private static func contentLength(_ header: ArraySlice<UInt8>, maxMessageBytes: Int) throws(FramingError) -> Int {
     var length: Int?
-    for rawLine in header.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-      var line = rawLine
-      if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+    var lineStart = header.startIndex
+    while lineStart < header.endIndex {
+      let newline = header[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? header.endIndex
+      var lineEnd = newline
+      if lineEnd > lineStart && header[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+      let line = header[lineStart..<lineEnd]
+      lineStart = newline + 1
       if line.isEmpty { continue }
       guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
         throw FramingError("header line without a colon: \(printable(line))")
       }
-      let name = String(decoding: line[..<colon], as: UTF8.self).trimmingSpaces().lowercased()
-      guard name == "content-length" else { continue }
-      let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces()
-      guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-        let n = Int(value)
+      guard isContentLength(trimmed(line[..<colon])) else { continue }
+      let value = trimmed(line[(colon + 1)...])
+      // At most 18 digits: the value fits in an Int.
+      guard !value.isEmpty, value.count <= 18,
+        value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
       else {
         throw FramingError("invalid Content-Length: \(printable(line[(colon + 1)...]))")
       }
+      let n = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
       if let length, length != n {
         throw FramingError("conflicting Content-Length headers: \(length) and \(n)")
       }
@@ -160,19 +172,33 @@ public struct LSPFramer: MessageFramer {
     return length
   }
 
+  /// `bytes` less the spaces and tabs at either end.
+  private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var s = bytes
+    while let c = s.first, c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { s = s.dropFirst() }
+    while let c = s.last, c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { s = s.dropLast() }
+    return s
+  }
+
+  private static let contentLengthName = Array("content-length".utf8)
+
+  /// Whether `name` is `Content-Length` in any ASCII case.
+  private static func isContentLength(_ name: ArraySlice<UInt8>) -> Bool {
+    guard name.count == contentLengthName.count else { return false }
+    var i = name.startIndex
+    for expected in contentLengthName {
+      var byte = name[i]
+      if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+      guard byte == expected else { return false }
+      i += 1
+    }
+    return true
+  }
+
   /// At most 200 bytes of `bytes`, for an error message, with control characters escaped.
   static func printable(_ bytes: some Collection<UInt8>) -> String {
     var text = String(decoding: bytes.prefix(200), as: UTF8.self).debugDescription
     if bytes.count > 200 { text += "…" }
     return text
-  }
-}
-
-extension String {
-  fileprivate func trimmingSpaces() -> String {
-    var s = Substring(self)
-    while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
-    while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
-    return String(s)
   }
 }
