@@ -128,7 +128,7 @@ public final class Connection: Sendable {
     reader.name = "outline-server.jsonrpc.reader"
     reader.start()
     done.wait()
-    _ = worker.sync {}
+    worker.sync {}
     flush()
     return end.withLock { $0 } ?? .endOfInput
   }
