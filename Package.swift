@@ -30,7 +30,11 @@ let package = Package(
       providers: [.apt(["libsimdjson-dev"])]
     ),
     // simdjson's DOM parser behind a C header: the only code that sees C++.
-    .target(name: "CSimdJSON", dependencies: ["CLibSimdJSON"]),
+    // Debian builds the library with threads (its pkg-config cflags say so, and SwiftPM drops -D flags
+    // from pkg-config): the shim sees simdjson's headers as the library was built.
+    .target(
+      name: "CSimdJSON", dependencies: ["CLibSimdJSON"],
+      cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")]),
     // The outline model: plain Swift, no JSON, no C.
     .target(name: "OutlineModel"),
     // Unit "font": line breaking in real fonts, as a browser does; the only target that sees the font C libraries.
