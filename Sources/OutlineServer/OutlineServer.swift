@@ -119,7 +119,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
   {
     let request = try R(ParamsReader(message.params))
     let result = try request.run(on: self, cancellation: message.cancellation)
-    if R.changesViewState, let uri = (request as? any OutlineDocumentRequest)?.uri { markViewStateChanged(uri) }
+    if R.changesViewState, let uri = request.viewStateURI { markViewStateChanged(uri) }
     return result
   }
 

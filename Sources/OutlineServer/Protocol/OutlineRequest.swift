@@ -32,6 +32,10 @@ protocol OutlineRequest: Sendable {
   /// worker is idle (``JSONRPC/MessageHandler/isQuick(_:)``). `true` by default.
   static var mayTakeLong: Bool { get }
 
+  /// The outline whose saved view state a successful call may change (with
+  /// ``changesViewState``): an ``OutlineDocumentRequest``'s `uri`, else `nil`.
+  var viewStateURI: String? { get }
+
   /// Reads the params (`params` absent or `null` reads as `{}`).
   /// - Throws: `-32602` naming the field.
   init(_ params: ParamsReader) throws(ResponseError)
@@ -45,6 +49,7 @@ protocol OutlineRequest: Sendable {
 extension OutlineRequest {
   static var changesViewState: Bool { false }
   static var mayTakeLong: Bool { true }
+  var viewStateURI: String? { nil }
 }
 
 /// A request about one open outline, named by its `uri`.
@@ -54,6 +59,9 @@ protocol OutlineDocumentRequest: OutlineRequest {
 }
 
 extension OutlineDocumentRequest {
+  /// ``uri``: a statically chosen witness, so the server never casts a request to find it.
+  var viewStateURI: String? { uri }
+
   /// The open outline ``uri`` names.
   /// - Throws: `-32010 UnknownOutline`.
   func document(on server: OutlineServer) throws(ResponseError) -> OpenDocument {

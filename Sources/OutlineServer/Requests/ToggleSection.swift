@@ -62,15 +62,22 @@ struct ToggleSectionRequest: OutlineDocumentRequest {
 
   func run(on server: OutlineServer, cancellation: CancellationToken) throws(ResponseError) -> ExpansionReply {
     let doc = try document(on: server)
-    let position = try Self.position(of: section, in: doc.state)
+    // One exclusive access to the state: reading `doc.state` as a value copies it (retains each of its buffers).
+    return try Self.toggle(section, &doc.state, expanded: expanded, anchor: anchor)
+  }
+
+  private static func toggle(_ section: Section, _ state: inout OutlineState, expanded: Bool?, anchor: Anchor)
+    throws(ResponseError) -> ExpansionReply
+  {
+    let position = try position(of: section, in: state)
     let r: ExpansionResult
     do {
-      r = try doc.state.toggle(
+      r = try state.toggle(
         position, expanded: expanded, scrollTop: anchor.scrollTop, viewportHeight: anchor.viewportHeight)
     } catch {
       throw ResponseError(code: .unknownSection, message: "item \(position) is not a group")
     }
     return ExpansionReply(
-      r, doc.state, target: .item(doc.state.outline.id(at: position)), expanded: doc.state.isExpanded(position))
+      r, state, target: .item(state.outline.id(at: position)), expanded: state.isExpanded(position))
   }
 }
