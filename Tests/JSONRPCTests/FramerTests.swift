@@ -1,5 +1,6 @@
-import JSONRPC
 import Testing
+
+@testable import JSONRPC
 
 @Suite("LSP framing")
 struct LSPFramerTests {
@@ -131,6 +132,37 @@ struct NDJSONFramerTests {
 
   @Test func frameAppendsNewline() {
     #expect(Framing.ndjson.frame(Array("{}".utf8)) == Array("{}\n".utf8))
+  }
+}
+
+@Suite("A framer's buffer")
+struct FramerBufferTests {
+  /// A long session holds the bytes not yet consumed, not every byte ever read: consumed
+  /// bytes are dropped once they are half the buffer.
+  @Test func consumedBytesDoNotAccumulate() {
+    var buffer = FramerBuffer()
+    var start = 0
+    var scanned = 0
+    let line = Array("{\"a\":1}\n".utf8)
+    for _ in 0..<1000 {
+      buffer.append(line, start: &start, scanned: &scanned)
+      start = buffer.count
+      scanned = start
+    }
+    #expect(buffer.count <= 2 * line.count)
+  }
+
+  /// Dropping consumed bytes keeps the rest, and the offsets into it follow the bytes.
+  @Test func droppingConsumedBytesMovesTheOffsetsWithTheRest() {
+    var buffer = FramerBuffer()
+    var start = 0
+    var scanned = 0
+    buffer.append(Array("abcdefgh".utf8), start: &start, scanned: &scanned)
+    start = 6
+    scanned = 7
+    buffer.append(Array("ij".utf8), start: &start, scanned: &scanned)
+    #expect(Array(buffer[start..<buffer.count]) == Array("ghij".utf8))
+    #expect(buffer[scanned] == UInt8(ascii: "h"))
   }
 }
 

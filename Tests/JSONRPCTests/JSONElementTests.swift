@@ -1,6 +1,7 @@
 import Dispatch
-import JSONRPC
 import Testing
+
+@testable import JSONRPC
 
 @Suite("JSONElement")
 struct JSONElementTests {
@@ -73,6 +74,23 @@ struct JSONElementTests {
       members.map(\.key) == ["s", "i", "d", "t", "f", "n", "a", "o", "dup", "id", "dup", "", "nul"])
     #expect(members.filter { $0.key == "dup" }.map { $0.value.intValue } == [1, 2])
     #expect(members.first { _ in true }?.name.kind == .string)
+  }
+
+  /// The tape keeps a container's count in 24 bits, saturating at 2^24 − 1: from there on,
+  /// `count` walks the container for the true number. (A tape whose count field is
+  /// saturated over three members stands in for a container of 16 million.)
+  @Test func aCountTheTapeSaturatedIsFoundByWalking() {
+    for value: JSONValue in [["a": nil, "b": 1, "c": [2]], [nil, 1, [2]]] {
+      let source = JSONDocument(value)
+      let saturated = JSONDocument(tapeCount: source.tapeCount, stringCount: source.storage.stringCount) {
+        words, strings in
+        words.update(from: source.storage.words, count: source.tapeCount)
+        strings.update(from: source.storage.strings, count: source.storage.stringCount)
+        words[1] |= UInt64(JSONDocument.Tape.countLimit) << 32
+      }
+      #expect(saturated.root.count == 3, "\(value)")
+      #expect(saturated.root.members.map(\.count) ?? saturated.root.elements?.count == 3, "\(value)")
+    }
   }
 
   @Test func conversionToJSONValue() throws {

@@ -2,6 +2,12 @@ import Testing
 
 @testable import JSONRPC
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The text `write` produces.
 private func written(_ write: (inout JSONWriter) -> Void) -> String {
   var json = JSONWriter(capacity: 1)  // Small, so growth is exercised too.
@@ -336,6 +342,36 @@ extension JSONWriterRoomTests {
     quoteAt.withUnsafeBufferPointer { p in
       #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: 40) == 21)
       #expect(JSONWriter.nextSpecialByte(p.baseAddress!, from: 0, to: 21) == 21)
+    }
+  }
+}
+
+extension JSONWriterRoomTests {
+  /// A string given as bytes is read up to its last byte and never past it, though the scan
+  /// reads 8 bytes at a time: bytes that end where readable memory ends are written without
+  /// a fault, plain or with escapes anywhere.
+  @Test func stringBytesAreReadUpToTheirEndAndNoFurther() throws {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let region = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+    try #require(region != UnsafeMutableRawPointer(bitPattern: -1))
+    defer { munmap(region, 2 * page) }
+    // The page after the text can be neither read nor written.
+    try #require(mprotect(region + page, page, PROT_NONE) == 0)
+    let end = (region + page).assumingMemoryBound(to: UInt8.self)
+    var texts: [[UInt8]] = []
+    for length in 0...40 {
+      let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+      texts.append(plain)
+      texts.append([UInt8(ascii: "\"")] + plain)
+      texts.append(plain + [UInt8(ascii: "\n")])
+      texts.append(plain + Array("\u{2028}".utf8))
+      texts.append(plain + Array("\u{2000}".utf8))
+    }
+    for text in texts {
+      let start = end - text.count
+      start.update(from: text, count: text.count)
+      let fromBytes = written { $0.value(utf8: UnsafeBufferPointer(start: start, count: text.count)) }
+      #expect(fromBytes == quoted(String(decoding: text, as: UTF8.self)), "\(text)")
     }
   }
 }
