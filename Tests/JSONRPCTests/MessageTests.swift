@@ -87,6 +87,25 @@ struct MessageTests {
     expectInvalid(body, code: .invalidRequest, id: id)
   }
 
+  @Test(
+    "an id that is not an integer or a string is named for what it is",
+    arguments: [
+      (#"1.5"#, "a fraction"),
+      (#"123456789012345678901234567890"#, "an integer outside the 64-bit range"),
+      (#"-9223372036854775809"#, "an integer outside the 64-bit range"),
+      (#"1e30"#, "an integer outside the 64-bit range"),
+      (#"null"#, "null"),
+      (#"true"#, "not an integer or a string"),
+    ])
+  func invalidIDMessages(id: String, kind: String) {
+    let body = #"{"jsonrpc":"2.0","id":"# + id + #","method":"m"}"#
+    guard case .single(.invalid(nil, let error)) = Message.decodeBody(Array(body.utf8)) else {
+      Issue.record("expected an invalid message for \(body)")
+      return
+    }
+    #expect(error.message == "invalid request: \"id\" is \(kind)")
+  }
+
   @Test func batchesAreClassifiedInOrder() {
     let body = #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},1,[]]"#
     guard case .batch(let messages) = Message.decodeBody(Array(body.utf8)) else {

@@ -124,7 +124,14 @@ extension Message {
     if let rawID = fields.id, id == nil {
       let kind: String
       switch rawID.kind {
-      case .double: kind = "a fraction"
+      case .double:
+        // An integral number within 64 bits reads as an integer (1.0 and 1e2 are ids); one
+        // beyond is read as a double, as a fraction is.
+        if let d = rawID.doubleValue, d.rounded() == d {
+          kind = "an integer outside the 64-bit range"
+        } else {
+          kind = "a fraction"
+        }
       case .null: kind = "null"
       default: kind = "not an integer or a string"
       }
