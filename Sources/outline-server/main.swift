@@ -16,6 +16,6 @@ do {
     ServeCommand.run(options)
   }
 } catch {
-  FileHandle.standardError.write(Data("outline-server: \(error)\n\(Command.usage)".utf8))
+  FileHandle.standardError.write(Data("outline-server: \(error)\n\(Command.shortUsage)".utf8))
   exit(64)
 }

@@ -51,6 +51,13 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Command {
+  /// What a usage error prints after its message: the synopsis of ``usage`` and where the
+  /// rest is, ending in a newline.
+  public static var shortUsage: String {
+    let synopsis = usage.components(separatedBy: "\n\n").first ?? usage
+    return synopsis + "\nRun outline-server --help for the options.\n"
+  }
+
   /// The text of `--help`, ending in a newline.
   public static let usage = """
     Usage:
