@@ -8,6 +8,10 @@ final class OpenDocument {
   var state: OutlineState
   /// The real path of a `file:` outline, the key of its saved view state.
   let path: String?
+  /// The file a `file:` outline's uri names, as named: read, stamped and watched
+  /// through it, so a symlink moved to another file is followed (`nil` for text
+  /// sent by the host).
+  let filePath: String?
   /// The height of the last `visibleRows` viewport: the page of `pageUp`/`pageDown`.
   var viewportHeight: Double?
   /// The JSON of its rows' item fields, kept between `visibleRows` answers.
@@ -24,10 +28,11 @@ final class OpenDocument {
   /// Whether the file is watched (`watch: true`).
   var watched = false
 
-  init(uri: String, state: OutlineState, path: String?, text: DocumentText) {
+  init(uri: String, state: OutlineState, path: String?, filePath: String? = nil, text: DocumentText) {
     self.uri = uri
     self.state = state
     self.path = path
+    self.filePath = filePath
     self.text = text
     if case .file(_, let stamp) = text { fileStamp = stamp }
   }

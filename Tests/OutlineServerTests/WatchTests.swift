@@ -111,6 +111,38 @@ import Testing
     #expect(messages.contains { $0["method"] == "outlineChanged" })
   }
 
+  @Test func aSymlinkMovedToAnotherFileIsFollowed() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let a = dir.appendingPathComponent("a.yaml")
+    let b = dir.appendingPathComponent("b.yaml")
+    let link = dir.appendingPathComponent("l.yaml")
+    try Self.yaml(["a1"]).write(to: a, atomically: false, encoding: .utf8)
+    try Self.yaml(["b1", "b2"]).write(to: b, atomically: false, encoding: .utf8)
+    #expect(symlink("a.yaml", link.path) == 0)
+    let uri = JSONValue.string(link.absoluteString)
+    let s = try InProcessServer()
+    s.initialize()
+    #expect(s.result("openOutline", ["uri": uri, "watch": true])["total"] == 2)
+
+    // The link moved to b.yaml, as a deployment swaps a link: the outline is b's now.
+    let temp = dir.appendingPathComponent("l.yaml.tmp")
+    #expect(symlink("b.yaml", temp.path) == 0)
+    #expect(rename(temp.path, link.path) == 0)
+    let moved = nextChange(s)
+    #expect(moved?["uri"] == uri)
+    #expect(s.result("visibleRows", ["uri": uri])["rows"]?[1]?["id"] == "b1")
+
+    // a.yaml is no longer what the uri names: a change to it is not one of the outline's,
+    // so the next change notified is b.yaml's.
+    try Self.yaml(["a1", "a2", "a3"]).write(to: a, atomically: false, encoding: .utf8)
+    try Self.yaml(["b1", "b2", "b3", "b4"]).write(to: b, atomically: false, encoding: .utf8)
+    try waitForGoodChange(s)
+    #expect(s.result("visibleRows", ["uri": uri])["total"] == 5)
+    _ = s.result("closeOutline", ["uri": uri])
+  }
+
   @Test func watchNeedsAFileURI() throws {
     let s = try InProcessServer()
     s.initialize()

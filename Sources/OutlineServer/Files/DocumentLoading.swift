@@ -220,7 +220,7 @@ extension OutlineServer {
   /// Reloads a watched file that changed and tells the client (`outlineChanged`).
   /// Runs on the worker, as a job.
   func watchedFileChanged(_ uri: String) {
-    guard let doc = documents[uri], let path = doc.path else { return }
+    guard let doc = documents[uri], let path = doc.filePath else { return }
     // A change already read (a reload made when edits needed the file) is not read twice.
     if let stamp = doc.fileStamp, RegularFile.Stamp.of(path: path) == stamp { return }
     let changed: ChangeOutlineRequest.Result

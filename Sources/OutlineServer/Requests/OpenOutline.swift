@@ -107,14 +107,16 @@ struct OpenOutlineRequest: OutlineDocumentRequest {
         outline: outline, policy: policy, layout: layout ?? LayoutOverrides(), lineBreakers: server.lineBreakers)
     }
     try cancellation.check()
-    let doc = OpenDocument(uri: uri, state: state, path: path, text: loaded.kept(from: source))
-    doc.watched = watch && path != nil
+    var filePath: String?
+    if case .file(let named) = source { filePath = named }
+    let doc = OpenDocument(uri: uri, state: state, path: path, filePath: filePath, text: loaded.kept(from: source))
+    doc.watched = watch && filePath != nil
     server.documents[uri] = doc
     server.log.info(
       "opened \(uri): \(outline.groupCount) groups, \(outline.rowCount) rows, \(outline.textBytes) bytes of text"
         + (watch ? ", watched" : ""))
-    if watch, let path {
-      server.watcher.watch(uri, path: path)
+    if watch, let filePath {
+      server.watcher.watch(uri, path: filePath)
     } else {
       server.watcher.unwatch(uri)
     }
