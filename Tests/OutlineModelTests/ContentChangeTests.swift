@@ -210,6 +210,20 @@ import Testing
     #expect(text.sourcePosition(of: LSPPosition(line: 3, character: 0), in: .utf16) == nil)
   }
 
+  /// Character 0 is the start of its line, also on the line after one of
+  /// libyaml's extra breaks; a negative line or character is no position.
+  @Test func theStartOfALineIsColumnZeroAndANegativePositionIsNone() {
+    let text = SourceText("a: 1\nb: \"x\u{2028}y\"\n")
+    for encoding in PositionEncoding.allCases {
+      #expect(
+        text.sourcePosition(of: LSPPosition(line: 1, character: 0), in: encoding) == SourcePosition(line: 1, column: 0))
+      #expect(
+        text.sourcePosition(of: LSPPosition(line: 0, character: 0), in: encoding) == SourcePosition(line: 0, column: 0))
+      #expect(text.sourcePosition(of: LSPPosition(line: 1, character: -1), in: encoding) == nil)
+      #expect(text.sourcePosition(of: LSPPosition(line: -1, character: 0), in: encoding) == nil)
+    }
+  }
+
   @Test func aRangePastTheEndOfTheTextEndsAtItsEnd() {
     let text = SourceText("a: 1\nb: é")
     let range = SourceRange(start: SourcePosition(line: 1, column: 0), end: SourcePosition(line: 2, column: 0))

@@ -137,6 +137,21 @@ import Testing
     }
   }
 
+  /// A top-level group titled "" without an id has the empty title path; an
+  /// empty id written on a later group reserves it, so the first group steps
+  /// on to "~2" and the later one keeps its own id.
+  @Test func anEmptyTitlePathStepsAroundAnEmptyIDWrittenLater() {
+    let doc = OutlineDocument(groups: [
+      Fixtures.group("", rows: [Fixtures.row("r")]),
+      Fixtures.group("B", id: ""),
+    ])
+    for rowsFirst in [false, true] {
+      let o = Self.build(doc, rowsFirst: rowsFirst)
+      #expect(o.items.map(\.id) == ["~2", "/r", ""])
+      Self.expectSame(o, Outline(document: doc))
+    }
+  }
+
   @Test func manyItemsSharingATitleNumberOnInOrder() {
     // Each derived id starts its search where the last one with that title
     // path stopped; ids explicit elsewhere are still stepped around.

@@ -89,6 +89,21 @@ import Testing
     #expect(m.isExpanded(m.outline.position(of: "family")!))
   }
 
+  /// A new text's warnings replace the old text's: they are about the file as it reads now.
+  @Test func aNewTextBringsItsOwnWarnings() {
+    var doc = Fixtures.contacts
+    doc.expansion = .single
+    var s = state(doc)
+    #expect(s.warnings.isEmpty)
+    doc.groups[0].expanded = true
+    doc.groups[1].expanded = true
+    _ = s.replace(with: Outline(document: doc))
+    #expect(s.warnings.map(\.code) == ["single-policy"])
+    doc.groups[1].expanded = nil
+    _ = s.replace(with: Outline(document: doc))
+    #expect(s.warnings.isEmpty)
+  }
+
   @Test func scrollTopKeepsTheToggledHeaderInPlace() throws {
     var s = state(policy: .single)
     _ = try s.toggle(s.outline.position(of: "friends")!)
@@ -161,6 +176,19 @@ import Testing
     #expect(s.visibleItems(start: 1, count: 10).map(\.index) == [1, 2])
     #expect(s.visibleItems(start: 3, count: 10).isEmpty)
     #expect(s.visibleItems(start: 0, count: 0).isEmpty)
+  }
+
+  /// A window of no items or fewer, and a viewport of no height or less, hold
+  /// nothing, also when they start inside an item.
+  @Test func emptyWindowsAndViewportsHoldNoItems() throws {
+    var s = state()
+    _ = try s.toggle(s.outline.position(of: "friends")!)
+    for count in [0, -1, Int.min] {
+      #expect(s.visibleItems(start: 1, count: count).isEmpty, "\(count)")
+    }
+    for height in [0, -0.5, -100] {
+      #expect(s.visibleItems(viewportTop: 2, height: height, limit: 100).isEmpty, "\(height)")
+    }
   }
 
   @Test func layoutChangesHeightsAndVersionOnlyWhenItChanges() throws {

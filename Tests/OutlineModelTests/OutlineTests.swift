@@ -79,6 +79,24 @@ import Testing
     #expect(o.withDetailUTF8(at: 3) { $0.map { Array($0) } } == nil)
   }
 
+  /// ``Outline/itemTableBytes`` (the figure `outline-bench` reports per item)
+  /// counts every item's flags, last-child flag, parent, group number, source
+  /// and text spans, every group's position and five counts, every top-level
+  /// group's position, and at least one 4-byte id slot per item; no more than
+  /// twice that without data or long sources.
+  @Test func theItemTableBytesCountEveryItemAndEveryGroup() {
+    let perItem = 1 + 1 + 4 + 4 + MemoryLayout<PackedSource>.stride + MemoryLayout<TextSpans>.stride
+    let perGroup = 8 + 5 * 4
+    for doc in [
+      Fixtures.generated(groups: 200, rowsPerGroup: 0, nestEvery: 2), Fixtures.generated(groups: 40, rowsPerGroup: 20),
+    ] {
+      let o = Outline(document: doc)
+      let atLeast = o.count * (perItem + 4) + o.groupCount * perGroup + o.roots.count * 8
+      #expect(o.itemTableBytes >= atLeast)
+      #expect(o.itemTableBytes <= 2 * atLeast)
+    }
+  }
+
   @Test func derivedIDsAvoidCollisions() {
     let doc = OutlineDocument(groups: [
       Fixtures.group("A", rows: [Fixtures.row("x"), Fixtures.row("x"), Fixtures.row("y", id: "A/x~3")]),

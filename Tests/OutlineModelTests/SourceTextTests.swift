@@ -111,6 +111,18 @@ import Testing
     }
   }
 
+  /// An edit next to such an end looks for libyaml's line breaks around the
+  /// splice without reading past the last byte.
+  @Test func aTextEndingInsideALineBreakScalarIsEdited() {
+    for tail: [UInt8] in [[0xC2], [0xE2], [0xE2, 0x80]] {
+      var text = SourceText([0x61, 0x0A, 0x62] + tail)
+      text.replaceSubrange(2..<3, with: [0x63, 0x64])
+      #expect(text.bytes == [0x61, 0x0A, 0x63, 0x64] + tail, "\(tail)")
+      #expect(text.lineCount == 2, "\(tail)")
+      #expect(text.character(of: SourcePosition(line: 1, column: 3), in: .utf16) == 3, "\(tail)")
+    }
+  }
+
   @Test func theZeroRangeIsEmptyAtTheStart() {
     #expect(
       SourceRange.zero
