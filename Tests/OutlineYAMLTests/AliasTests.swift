@@ -139,6 +139,14 @@ import Testing
       [#"2:5-2:7 error too-deep: alias "a" nests the document deeper than 4 levels"#], options: options)
   }
 
+  /// An anchored scalar is replayed whole however long it is, the first one
+  /// recorded included (it may be longer than all the room kept so far).
+  @Test func aLongAnchoredScalarIsReplayedWhole() throws {
+    let long = String(repeating: "x", count: 1000)
+    let doc = try expectDocument("groups:\n  - title: &t \(long)\n  - title: *t\n")
+    #expect(doc.groups.map(\.title) == [long, long])
+  }
+
   @Test func anAliasInsideItsOwnAnchor() throws {
     try expectDiagnostics(
       "groups: &g [*g]\n", [#"0:12-0:14 error syntax: alias "g" refers to a node that contains it"#])
