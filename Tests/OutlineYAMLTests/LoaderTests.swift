@@ -358,7 +358,8 @@ import Testing
 
   /// A `data:` mapping of 16 keys or more is checked through a set of its
   /// keys (built when the 17th key comes): a duplicate of a key read before
-  /// the set, and of one added to it, are both diagnosed, and distinct keys are not.
+  /// the set, of the key read as it is built, and of one added to it, are all
+  /// diagnosed, and distinct keys are not.
   @Test func duplicateKeyInsideALargeData() throws {
     func yaml(_ keys: [String]) -> String {
       "groups:\n  - title: G\n    rows:\n      - title: R\n        data:\n"
@@ -377,6 +378,16 @@ import Testing
       return
     }
     #expect(pairs.map(\.key) == (0..<40).map { "k\($0)" })
+    // A duplicate of each key, whichever way it was checked: before the set, as the
+    // set is built, and after.
+    for count in [15, 16, 17, 24] {
+      for j in 0..<count {
+        let line = 5 + count
+        try expectDiagnostics(
+          yaml((0..<count).map { "k\($0): \($0)" } + ["k\(j): again"]),
+          [#"\#(line):10-\#(line):\#(11 + String(j).count) error duplicate-key: duplicate key "k\#(j)""#])
+      }
+    }
   }
 
   @Test func aKeyInDataMustBeAScalar() throws {
