@@ -269,6 +269,18 @@ import Testing
       ])
   }
 
+  /// A wrong value is quoted in the message as written up to 40 characters;
+  /// a longer one is cut after 40, with an ellipsis.
+  @Test func aWrongValueIsQuotedUpToFortyCharacters() throws {
+    let forty = String(repeating: "y", count: 40)
+    try expectDiagnostics(
+      "groups:\n  - {title: A, expanded: \(forty)}\n  - {title: B, expanded: \(forty)z}\n",
+      [
+        #"1:25-1:65 error type: "expanded" must be true or false, found "\#(forty)""#,
+        #"2:25-2:66 error type: "expanded" must be true or false, found "\#(forty)…""#,
+      ])
+  }
+
   @Test func enumerations() throws {
     try expectDiagnostics(
       "expansion: accordion\ngroups:\n  - {title: A, order: random}\n",
@@ -473,6 +485,10 @@ import Testing
       [#"2:0-2:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
     // A tab after a key is separation, not indentation.
     _ = try expectDocument("groups:\n  - title:\tx\n")
+    // A tab after spaces of indentation is indentation too.
+    try expectDiagnostics(
+      "groups:\n  - title: x\n  \trows: []\n",
+      [#"2:2-2:3 error tab-indentation: a tab is used as indentation; indent with spaces"#])
   }
 
   @Test func moreThanOneDocument() throws {
