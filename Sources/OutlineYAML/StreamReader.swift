@@ -642,13 +642,13 @@ private struct LayoutKey: FieldKey {
   static let table = makeTable()
 }
 
-/// The keys of `padding:`: the fields of ``LayoutField/padding``.
 /// The keys of `font:` (PROTOCOL §10).
 private enum FontKey: String, CaseIterable, FieldKey {
   case family, size, weight, style
   static let table = makeTable()
 }
 
+/// The keys of `padding:`: the fields of ``LayoutField/padding``.
 private struct PaddingKey: FieldKey {
   let field: LayoutField
   var rawValue: String { field.name }

@@ -116,6 +116,31 @@ import Testing
     #expect(asked == 1)
   }
 
+  /// Through a run of aliases to a scalar, events alternate between read and
+  /// replayed; both count toward the same polls, which keep coming at one per
+  /// 4096 events however the two interleave.
+  @Test func aRunOfAliasesIsPolledAllAlong() throws {
+    let aliases = Array(repeating: "*a", count: 20_000).joined(separator: ", ")
+    let (result, polls) = try loadCountingPolls("groups: [{title: &a G, rows: [{title: R, data: [\(aliases)]}]}]\n")
+    #expect(result.document?.groups.first?.rows.first?.data == .array(Array(repeating: .string("G"), count: 20_000)))
+    // 20,000 aliases read and 20,000 scalars replayed, and about 25 other events.
+    #expect((9...10).contains(polls), "\(polls) polls for about 40,000 events")
+  }
+
+  /// Progress follows the bytes read, not the events: however many events
+  /// aliases expand to (half a million here, about 120 polls), it is reported
+  /// at most about 100 times.
+  @Test func progressIsReportedAtMostAboutAHundredTimesHoweverManyEventsAliasesMake() throws {
+    let ones = Array(repeating: "1", count: 1000).joined(separator: ", ")
+    let aliases = String(repeating: ", *r", count: 500)
+    let yaml = "groups: [{title: G, rows: [{title: R, data: [&r [\(ones)]\(aliases)]}]}]\n"
+    var fractions: [Double] = []
+    let result = try OutlineLoader.load(Array(yaml.utf8), progress: { fractions.append($0) })
+    #expect(result.diagnostics.map(render) == [])
+    #expect(fractions.count <= 102, "\(fractions.count) reports")
+    #expect(fractions.last == 1)
+  }
+
   /// An alias is charged exactly its node's expanded size: root 1, the keys groups, x
   /// and y 3, [] 1, x's sequence 3, and the alias 3 again: 11 nodes in all.
   @Test func anAliasIsChargedItsExpandedSizeExactly() throws {
@@ -137,6 +162,14 @@ import Testing
     try expectDiagnostics(
       "a: &a [[[x]]]\nb: *a\nc: [[*a]]\n",
       [#"2:5-2:7 error too-deep: alias "a" nests the document deeper than 4 levels"#], options: options)
+  }
+
+  /// An anchored scalar is replayed whole however long it is, the first one
+  /// recorded included (it may be longer than all the room kept so far).
+  @Test func aLongAnchoredScalarIsReplayedWhole() throws {
+    let long = String(repeating: "x", count: 1000)
+    let doc = try expectDocument("groups:\n  - title: &t \(long)\n  - title: *t\n")
+    #expect(doc.groups.map(\.title) == [long, long])
   }
 
   @Test func anAliasInsideItsOwnAnchor() throws {

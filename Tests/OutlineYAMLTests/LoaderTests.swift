@@ -269,6 +269,18 @@ import Testing
       ])
   }
 
+  /// A wrong value is quoted in the message as written up to 40 characters;
+  /// a longer one is cut after 40, with an ellipsis.
+  @Test func aWrongValueIsQuotedUpToFortyCharacters() throws {
+    let forty = String(repeating: "y", count: 40)
+    try expectDiagnostics(
+      "groups:\n  - {title: A, expanded: \(forty)}\n  - {title: B, expanded: \(forty)z}\n",
+      [
+        #"1:25-1:65 error type: "expanded" must be true or false, found "\#(forty)""#,
+        #"2:25-2:66 error type: "expanded" must be true or false, found "\#(forty)…""#,
+      ])
+  }
+
   @Test func enumerations() throws {
     try expectDiagnostics(
       "expansion: accordion\ngroups:\n  - {title: A, order: random}\n",
@@ -358,7 +370,8 @@ import Testing
 
   /// A `data:` mapping of 16 keys or more is checked through a set of its
   /// keys (built when the 17th key comes): a duplicate of a key read before
-  /// the set, and of one added to it, are both diagnosed, and distinct keys are not.
+  /// the set, of the key read as it is built, and of one added to it, are all
+  /// diagnosed, and distinct keys are not.
   @Test func duplicateKeyInsideALargeData() throws {
     func yaml(_ keys: [String]) -> String {
       "groups:\n  - title: G\n    rows:\n      - title: R\n        data:\n"
@@ -377,6 +390,16 @@ import Testing
       return
     }
     #expect(pairs.map(\.key) == (0..<40).map { "k\($0)" })
+    // A duplicate of each key, whichever way it was checked: before the set, as the
+    // set is built, and after.
+    for count in [15, 16, 17, 24] {
+      for j in 0..<count {
+        let line = 5 + count
+        try expectDiagnostics(
+          yaml((0..<count).map { "k\($0): \($0)" } + ["k\(j): again"]),
+          [#"\#(line):10-\#(line):\#(11 + String(j).count) error duplicate-key: duplicate key "k\#(j)""#])
+      }
+    }
   }
 
   @Test func aKeyInDataMustBeAScalar() throws {
@@ -462,6 +485,10 @@ import Testing
       [#"2:0-2:1 error tab-indentation: a tab is used as indentation; indent with spaces"#])
     // A tab after a key is separation, not indentation.
     _ = try expectDocument("groups:\n  - title:\tx\n")
+    // A tab after spaces of indentation is indentation too.
+    try expectDiagnostics(
+      "groups:\n  - title: x\n  \trows: []\n",
+      [#"2:2-2:3 error tab-indentation: a tab is used as indentation; indent with spaces"#])
   }
 
   @Test func moreThanOneDocument() throws {
