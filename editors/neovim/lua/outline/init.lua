@@ -731,6 +731,18 @@ function draw(pane)
     while p < n and p < m and drawn[p + 1] == rows[p + 1] do p = p + 1 end
     while s < n - p and s < m - p and drawn[n - s] == rows[m - s] do s = s + 1 end
   end
+  if anchor and anchor.index > p and anchor.index <= n - s and anchor.row.id then
+    -- The item under the cursor was replaced, and may be gone: its groups,
+    -- nearest first, read now from the list as it was drawn.
+    local chain, parent, k = {}, anchor.row.parent, anchor.index
+    while parent do
+      while k > 1 and drawn[k].id ~= parent do k = k - 1 end
+      if drawn[k].id ~= parent then break end
+      chain[#chain + 1] = parent
+      parent = drawn[k].parent
+    end
+    anchor.groups = chain
+  end
   local tops = pane.tops
   local first_line = p == 0 and 0 or tops[p] + drawn[p].height
   local old_end = (n - s > p) and (tops[n - s] + drawn[n - s].height) or first_line
@@ -798,12 +810,9 @@ function draw(pane)
       i = row.id and find_id(rows, row.id, p + 1, m - s)
       if not i and row.id then
         -- The item went away: its nearest group still shown.
-        local parent, k = row.parent, anchor.index
-        while parent and not i do
-          while k > 1 and drawn[k].id ~= parent do k = k - 1 end
-          if drawn[k].id ~= parent then break end
-          i = find_id(rows, parent)
-          parent = drawn[k].parent
+        for _, id in ipairs(anchor.groups or {}) do
+          i = find_id(rows, id)
+          if i then break end
         end
       end
       if i and rows[i].id ~= row.id then anchor.offset = 0 end
