@@ -368,6 +368,26 @@ local function contacts(tmp)
   eq(cur_text(win), '    ● James Ho', 'f then j finds James Ho')
   sleep(outline.config.typeahead_timeout + 50)
   check(not messages():find('E21'), 'letters do not try to change the pane (E21)')
+  -- g and z are letters too: after f, and inside a type-ahead.
+  press('gg')
+  vim.cmd('messages clear')
+  press('fz')
+  wait_idle(pane)
+  eq(cursor_line(win), 1, 'f then z: no item starts with "z"')
+  check(messages():find('no item starts with “z”', 1, true), 'f then z says so: ' .. messages())
+  sleep(outline.config.typeahead_timeout + 50)
+  press('j')
+  eq(cur_text(win), '  ● 张伟 / Zhang Wei', 'no z left pending after fz: j moves down')
+  press('fg')
+  wait_idle(pane)
+  eq(cur_text(win), '  ○ Grace Liu', 'f then g finds Grace Liu')
+  sleep(outline.config.typeahead_timeout + 50)
+  press('gg')
+  press('engi')
+  wait_idle(pane)
+  eq(cur_text(win), '  ▾ Engineering 12  4/6', '"engi": a g inside a type-ahead is a letter')
+  sleep(outline.config.typeahead_timeout + 50)
+  check(not messages():find('E%d+:'), 'no Vim error from g or z: ' .. messages())
   section('contacts: moves, type-ahead')
 
   -- The filter: matches and their groups, the match highlighted; a query
@@ -396,6 +416,18 @@ local function contacts(tmp)
   press('/<C-u><CR>')
   wait_idle(pane)
   same_text(lines(pane), full, 'an empty filter restores the pane')
+  -- Keys typed in one burst after a filter act on the filtered list: G
+  -- goes to its last item, not the first match the answer brings.
+  press('zM')
+  wait_idle(pane)
+  press('/li<CR>G')
+  wait_idle(pane)
+  local filtered, fres = reference(uri)
+  same_text(lines(pane), filtered, 'filter "li", against visibleRows')
+  eq(cursor_line(win), fres.rows[#fres.rows].top + 1, 'G typed with the filter: the last item of the filtered list')
+  press('/<C-u><CR>zR')
+  wait_idle(pane)
+  same_text(lines(pane), full, 'the filter cleared, every group open')
   section('contacts: filter')
 
   -- Jump to the source: <CR> on a row goes to its line in the YAML.
@@ -647,6 +679,37 @@ local function debian()
   wait_idle(pane)
   eq(#lines(pane), sections, 'the filter cleared')
   section('debian: filter by a group name, toggle')
+
+  -- A filter with more matches than the server lists (10,000): n and N
+  -- still visit every item that matched, wrapping at the true ends.
+  press('/lib<CR>')
+  wait_idle(pane)
+  local fl = reference(uri)
+  same_text(lines(pane), fl, 'filter "lib", against visibleRows')
+  local matched = {} -- the first line of each item whose own text contains "lib"
+  local k, fres, start = 0, nil, 0
+  repeat
+    fres = ask('visibleRows', { uri = uri, start = start, count = 10000 })
+    for _, r in ipairs(fres.rows) do
+      local text = (r.title .. '\n' .. (r.kind == 'row' and r.detail or '')):lower()
+      if text:find('lib', 1, true) then matched[#matched + 1] = r.top + 1 end
+    end
+    start = start + #fres.rows
+  until start >= fres.total
+  check(#matched > 10000, 'more matches than the server lists: ' .. #matched)
+  press('ggN')
+  eq(cursor_line(win), matched[#matched], 'N from the top: the last match')
+  press('N')
+  eq(cursor_line(win), matched[#matched - 1], 'N again: the one before')
+  press('nn')
+  eq(cursor_line(win), matched[1], 'n from the last match wraps to the first')
+  api.nvim_win_set_cursor(win, { matched[10000], 0 })
+  press('n')
+  eq(cursor_line(win), matched[10001], 'n after the 10,000th match: the 10,001st')
+  check(#highlights_at(pane, matched[10001], 'OutlineMatch') > 0, 'the 10,001st match is highlighted')
+  press('/<C-u><CR>')
+  wait_idle(pane)
+  section('debian: a filter past the listed matches, n and N')
 
   -- Expand all, and reach the last row. The pane draws the window's items
   -- first and fetches the others in the background: the checks below wait
