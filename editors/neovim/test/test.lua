@@ -599,6 +599,7 @@ local function files(tmp)
   check(not outline.pane(pane), 'q in the last window closes the pane')
   check(not messages():find('E444', 1, true), 'no E444')
   eq(#api.nvim_list_wins(), 1, 'one window left')
+  eq(api.nvim_buf_get_name(0), root .. '/examples/accordion.yaml', 'a pane on a file: the file takes its place')
   section('file panes, accordion, q')
 
   -- A buffer changed before the pane opens: the pane shows the buffer, not

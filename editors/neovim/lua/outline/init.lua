@@ -1452,8 +1452,8 @@ function M.jump(pane, focus)
   end)
 end
 
--- Closes the pane. In the last window the YAML buffer (or an empty one)
--- takes the window's place.
+-- Closes the pane. In the last window the YAML buffer (the file of a pane
+-- on a file, or an empty buffer) takes the window's place.
 function M.close(pane)
   local win = pane_win(pane) or api.nvim_get_current_win()
   local others = 0
@@ -1468,6 +1468,8 @@ function M.close(pane)
     local buf = yaml_buffer(pane)
     if buf then
       api.nvim_win_set_buf(win, buf)
+    elseif pane.file then
+      api.nvim_win_call(win, function() vim.cmd('edit ' .. vim.fn.fnameescape(pane.path)) end)
     else
       api.nvim_win_call(win, function() vim.cmd('enew') end)
     end
