@@ -313,6 +313,17 @@ local function contacts(tmp)
   wait_for(function() return find(pane, '    Working from Lisbon this week, back') end, 'back at 40 columns')
   wait_idle(pane)
   eq(cur_text(win), '▾ Family ♥  2/5', 'the cursor stays on its item through the new layouts')
+  -- The terminal narrowed, then wide again: the pane gets its width back.
+  press(':set columns=25<CR>')
+  wait_for(function() return api.nvim_win_get_width(win) < 40 and outline.pane(pane).width < 40 end,
+    'the pane narrowed with the terminal')
+  wait_idle(pane)
+  press(':set columns=120<CR>')
+  wait_for(function() return api.nvim_win_get_width(win) == 40 and outline.pane(pane).width == 40 end,
+    'the pane 40 columns wide again')
+  wait_idle(pane)
+  same_text(lines(pane), reference(uri), 'back at 40 columns after the terminal grew, against visibleRows')
+  eq(cur_text(win), '▾ Family ♥  2/5', 'the cursor stays on its item')
 
   -- Help: g? in the pane, :help outline.
   press('g?')
@@ -574,8 +585,15 @@ local function files(tmp)
   press(':Outline ' .. broken .. '<CR>')
   pane, win = api.nvim_get_current_buf(), api.nvim_get_current_win()
   wait_idle(pane)
-  same_text(lines(pane), { 'broken.yaml has 1 error:', '  line 72, column 5: duplicate key "title"', '',
+  -- The message is broken at the pane's width: none of it is cut off.
+  same_text(lines(pane), { 'broken.yaml has 1 error:', '  line 72, column 5: duplicate key', '    "title"', '',
     'The pane opens when the file is fixed.' }, 'a pane on a broken file')
+  press('<C-w>10<lt>')
+  wait_for(function() return #lines(pane) == 6 end, 'the message broken again at 30 columns')
+  same_text(lines(pane), { 'broken.yaml has 1 error:', '  line 72, column 5: duplicate', '    key "title"', '',
+    'The pane opens when the file', '  is fixed.' }, 'the message at 30 columns')
+  press('<C-w>10>')
+  wait_for(function() return #lines(pane) == 5 end, 'the message at 40 columns again')
   write_file(broken, original)
   wait_for(function() return lines(pane)[1] == '▾ My Friends  4/10' end, 'the pane once the file is fixed')
   wait_idle(pane)
@@ -685,18 +703,21 @@ local function debian()
   -- still visit every item that matched, wrapping at the true ends.
   press('/lib<CR>')
   wait_idle(pane)
-  local fl = reference(uri)
-  same_text(lines(pane), fl, 'filter "lib", against visibleRows')
-  local matched = {} -- the first line of each item whose own text contains "lib"
-  local k, fres, start = 0, nil, 0
+  local all_rows, fres, start = {}, nil, 0
   repeat
     fres = ask('visibleRows', { uri = uri, start = start, count = 10000 })
-    for _, r in ipairs(fres.rows) do
-      local text = (r.title .. '\n' .. (r.kind == 'row' and r.detail or '')):lower()
-      if text:find('lib', 1, true) then matched[#matched + 1] = r.top + 1 end
-    end
+    vim.list_extend(all_rows, fres.rows)
     start = start + #fres.rows
   until start >= fres.total
+  eq(#lines(pane), fres.contentHeight, 'filter "lib": every line of the filtered list')
+  local status = api.nvim_win_get_option(win, 'statusline'):gsub('^%%<', '')
+  check(status:find('filter “lib”', 1, true) and vim.fn.strdisplaywidth(status) <= 40,
+    'the status line fits the pane and names the filter: ' .. status)
+  local matched = {} -- the first line of each item whose own text contains "lib"
+  for _, r in ipairs(all_rows) do
+    local text = (r.title .. '\n' .. (r.kind == 'row' and r.detail or '')):lower()
+    if text:find('lib', 1, true) then matched[#matched + 1] = r.top + 1 end
+  end
   check(#matched > 10000, 'more matches than the server lists: ' .. #matched)
   press('ggN')
   eq(cursor_line(win), matched[#matched], 'N from the top: the last match')

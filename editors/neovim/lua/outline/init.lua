@@ -238,10 +238,21 @@ local function update_status(pane)
     if pane.query then parts[#parts + 1] = 'filter “' .. pane.query .. '”' end
   end
   if pane.errors and pane.errors > 0 then parts[#parts + 1] = plural(pane.errors, 'error') end
-  local text = ' ' .. table.concat(parts, ' · '):gsub('%%', '%%%%')
-  -- A window too narrow cuts the name first.
-  text = text .. (#parts > 0 and ' · ' or '') .. '%<' .. pane.name:gsub('%%', '%%%%')
-  api.nvim_win_set_option(win, 'statusline', text)
+  -- The name when it fits; else the counts, the filter shortened to fit.
+  local width = api.nvim_win_get_width(win)
+  local text = ' ' .. table.concat(parts, ' · ')
+  local named = #parts > 0 and (text .. ' · ' .. pane.name) or (' ' .. pane.name)
+  if vim.fn.strdisplaywidth(named) <= width or #parts == 0 then
+    text = named
+  elseif pane.open and pane.query and vim.fn.strdisplaywidth(text) > width then
+    local query = pane.query
+    while vim.fn.strchars(query) > 1 and vim.fn.strdisplaywidth(text) > width do
+      query = vim.fn.strcharpart(query, 0, vim.fn.strchars(query) - 1)
+      parts[2] = 'filter “' .. query .. '…”'
+      text = ' ' .. table.concat(parts, ' · ')
+    end
+  end
+  api.nvim_win_set_option(win, 'statusline', '%<' .. text:gsub('%%', '%%%%'))
 end
 
 ---------------------------------------------------------------------------
@@ -688,6 +699,44 @@ local function message_lines(pane)
   return { '(no groups)' }
 end
 
+local dw = vim.fn.strdisplaywidth
+
+-- `lines` broken at spaces to be at most `width` cells wide (a word wider
+-- than that at a character); a line's continuation is indented 2 cells
+-- past the line's own indent.
+local function wrap(lines, width)
+  local out = {}
+  for _, line in ipairs(lines) do
+    if dw(line) <= width then
+      out[#out + 1] = line
+    else
+      local indent = line:match('^ *')
+      local cont = indent .. '  '
+      if #cont >= width then cont = '' end
+      local cur, lead = nil, indent
+      for word in line:gmatch('%S+') do
+        if cur and dw(cur .. ' ' .. word) <= width then
+          cur = cur .. ' ' .. word
+        else
+          if cur then
+            out[#out + 1] = cur
+            lead = cont
+          end
+          cur = lead .. word
+          while dw(cur) > width do
+            local k = vim.fn.strchars(cur)
+            while k > #cont + 1 and dw(vim.fn.strcharpart(cur, 0, k)) > width do k = k - 1 end
+            out[#out + 1] = vim.fn.strcharpart(cur, 0, k)
+            cur = cont .. vim.fn.strcharpart(cur, k)
+          end
+        end
+      end
+      if cur then out[#out + 1] = cur end
+    end
+  end
+  return out
+end
+
 local function redraw_highlights(pane)
   if api.nvim__buf_redraw_range then pcall(api.nvim__buf_redraw_range, pane.buf, 0, -1) end
 end
@@ -739,7 +788,8 @@ local function draw_items(pane)
   end
   local m, n = #rows, #drawn
   if m == 0 then
-    set_lines(pane, 0, -1, message_lines(pane))
+    -- A message is broken at the window's width: none of it is cut off.
+    set_lines(pane, 0, -1, wrap(message_lines(pane), win and api.nvim_win_get_width(win) or pane.width))
     pane.drawn, pane.tops, pane.showing_message = {}, {}, true
     update_status(pane)
     pane.after_draw = nil
@@ -1495,13 +1545,25 @@ local function close_pane(pane)
 end
 
 -- Sends the pane's width when the window changed it (every item is then
--- fetched again: each height depends on the width).
-local function relayout(pane)
+-- fetched again: each height depends on the width); a message is broken
+-- again. `by_vim`: the editor resized the window (VimResized), not the
+-- user, whose width (`want_width`) the pane gets back when there is room.
+local function relayout(pane, by_vim)
   local win = pane_win(pane)
-  if not win or not pane.open or pane.closed then return end
+  if not win or pane.closed then return end
   local width = api.nvim_win_get_width(win)
+  if by_vim and pane.want_width and width < pane.want_width then
+    -- The editor grew again after it narrowed the pane ('winfixwidth'
+    -- keeps the narrow width): the width the user chose, as far as it fits.
+    api.nvim_win_set_width(win, pane.want_width)
+    width = api.nvim_win_get_width(win)
+  end
   if width == pane.width then return end
+  if not by_vim then pane.want_width = width end
   pane.width = width
+  update_status(pane)
+  if pane.showing_message then draw(pane) end
+  if not pane.open then return end
   request(pane, 'setLayout', { uri = pane.uri, width = width }, function(res)
     if res.version ~= pane.version then
       pane.version = res.version
@@ -1692,7 +1754,7 @@ function M.open(file)
     showing_message = true,
     flush_timer = uv.new_timer(), follow_timer = uv.new_timer(), layout_timer = uv.new_timer(),
     stats = { full = 0, edits = 0, reopens = 0, fetched = 0, requests = {} },
-    width = api.nvim_win_get_width(win),
+    width = api.nvim_win_get_width(win), want_width = M.config.width,
   }
   panes[buf] = pane
   if src then
@@ -1787,13 +1849,16 @@ api.nvim_create_autocmd({ 'VimResized', 'WinScrolled', 'WinEnter', 'BufWinEnter'
   group = group,
   callback = function(args)
     for _, pane in pairs(panes) do
+      if args.event == 'VimResized' then pane.vim_resized = true end
       -- Scrolled into items not fetched yet: ask for them now.
       if args.event == 'WinScrolled' and pane.open and not pane.closed then pump(pane) end
       if not pane.layout_timer:is_active() then
         pane.layout_timer:start(50, 0, function()
           vim.schedule(function()
             if pane.closed then return end
-            relayout(pane)
+            local by_vim = pane.vim_resized
+            pane.vim_resized = nil
+            relayout(pane, by_vim)
             pump(pane)
           end)
         end)
