@@ -1875,7 +1875,7 @@ api.nvim_create_autocmd({ 'CursorMoved', 'CursorMovedI' }, {
     if not pane then return cursor_moved(args.buf) end
     -- A window resized by keys: Neovim 0.7 has no event for it.
     local win = pane_win(pane)
-    if win and api.nvim_win_get_width(win) ~= pane.width then relayout(pane) end
+    if win and api.nvim_win_get_width(win) ~= pane.width then relayout(pane, pane.vim_resized) end
   end,
 })
 
