@@ -313,6 +313,17 @@ local function contacts(tmp)
   wait_for(function() return find(pane, '    Working from Lisbon this week, back') end, 'back at 40 columns')
   wait_idle(pane)
   eq(cur_text(win), '▾ Family ♥  2/5', 'the cursor stays on its item through the new layouts')
+  -- The terminal narrowed, then wide again: the pane gets its width back.
+  press(':set columns=25<CR>')
+  wait_for(function() return api.nvim_win_get_width(win) < 40 and outline.pane(pane).width < 40 end,
+    'the pane narrowed with the terminal')
+  wait_idle(pane)
+  press(':set columns=120<CR>')
+  wait_for(function() return api.nvim_win_get_width(win) == 40 and outline.pane(pane).width == 40 end,
+    'the pane 40 columns wide again')
+  wait_idle(pane)
+  same_text(lines(pane), reference(uri), 'back at 40 columns after the terminal grew, against visibleRows')
+  eq(cur_text(win), '▾ Family ♥  2/5', 'the cursor stays on its item')
 
   -- Help: g? in the pane, :help outline.
   press('g?')
@@ -368,6 +379,26 @@ local function contacts(tmp)
   eq(cur_text(win), '    ● James Ho', 'f then j finds James Ho')
   sleep(outline.config.typeahead_timeout + 50)
   check(not messages():find('E21'), 'letters do not try to change the pane (E21)')
+  -- g and z are letters too: after f, and inside a type-ahead.
+  press('gg')
+  vim.cmd('messages clear')
+  press('fz')
+  wait_idle(pane)
+  eq(cursor_line(win), 1, 'f then z: no item starts with "z"')
+  check(messages():find('no item starts with “z”', 1, true), 'f then z says so: ' .. messages())
+  sleep(outline.config.typeahead_timeout + 50)
+  press('j')
+  eq(cur_text(win), '  ● 张伟 / Zhang Wei', 'no z left pending after fz: j moves down')
+  press('fg')
+  wait_idle(pane)
+  eq(cur_text(win), '  ○ Grace Liu', 'f then g finds Grace Liu')
+  sleep(outline.config.typeahead_timeout + 50)
+  press('gg')
+  press('engi')
+  wait_idle(pane)
+  eq(cur_text(win), '  ▾ Engineering 12  4/6', '"engi": a g inside a type-ahead is a letter')
+  sleep(outline.config.typeahead_timeout + 50)
+  check(not messages():find('E%d+:'), 'no Vim error from g or z: ' .. messages())
   section('contacts: moves, type-ahead')
 
   -- The filter: matches and their groups, the match highlighted; a query
@@ -396,6 +427,18 @@ local function contacts(tmp)
   press('/<C-u><CR>')
   wait_idle(pane)
   same_text(lines(pane), full, 'an empty filter restores the pane')
+  -- Keys typed in one burst after a filter act on the filtered list: G
+  -- goes to its last item, not the first match the answer brings.
+  press('zM')
+  wait_idle(pane)
+  press('/li<CR>G')
+  wait_idle(pane)
+  local filtered, fres = reference(uri)
+  same_text(lines(pane), filtered, 'filter "li", against visibleRows')
+  eq(cursor_line(win), fres.rows[#fres.rows].top + 1, 'G typed with the filter: the last item of the filtered list')
+  press('/<C-u><CR>zR')
+  wait_idle(pane)
+  same_text(lines(pane), full, 'the filter cleared, every group open')
   section('contacts: filter')
 
   -- Jump to the source: <CR> on a row goes to its line in the YAML.
@@ -542,8 +585,15 @@ local function files(tmp)
   press(':Outline ' .. broken .. '<CR>')
   pane, win = api.nvim_get_current_buf(), api.nvim_get_current_win()
   wait_idle(pane)
-  same_text(lines(pane), { 'broken.yaml has 1 error:', '  line 72, column 5: duplicate key "title"', '',
+  -- The message is broken at the pane's width: none of it is cut off.
+  same_text(lines(pane), { 'broken.yaml has 1 error:', '  line 72, column 5: duplicate key', '    "title"', '',
     'The pane opens when the file is fixed.' }, 'a pane on a broken file')
+  press('<C-w>10<lt>')
+  wait_for(function() return #lines(pane) == 6 end, 'the message broken again at 30 columns')
+  same_text(lines(pane), { 'broken.yaml has 1 error:', '  line 72, column 5: duplicate', '    key "title"', '',
+    'The pane opens when the file', '  is fixed.' }, 'the message at 30 columns')
+  press('<C-w>10>')
+  wait_for(function() return #lines(pane) == 5 end, 'the message at 40 columns again')
   write_file(broken, original)
   wait_for(function() return lines(pane)[1] == '▾ My Friends  4/10' end, 'the pane once the file is fixed')
   wait_idle(pane)
@@ -567,6 +617,7 @@ local function files(tmp)
   check(not outline.pane(pane), 'q in the last window closes the pane')
   check(not messages():find('E444', 1, true), 'no E444')
   eq(#api.nvim_list_wins(), 1, 'one window left')
+  eq(api.nvim_buf_get_name(0), root .. '/examples/accordion.yaml', 'a pane on a file: the file takes its place')
   section('file panes, accordion, q')
 
   -- A buffer changed before the pane opens: the pane shows the buffer, not
@@ -647,6 +698,40 @@ local function debian()
   wait_idle(pane)
   eq(#lines(pane), sections, 'the filter cleared')
   section('debian: filter by a group name, toggle')
+
+  -- A filter with more matches than the server lists (10,000): n and N
+  -- still visit every item that matched, wrapping at the true ends.
+  press('/lib<CR>')
+  wait_idle(pane)
+  local all_rows, fres, start = {}, nil, 0
+  repeat
+    fres = ask('visibleRows', { uri = uri, start = start, count = 10000 })
+    vim.list_extend(all_rows, fres.rows)
+    start = start + #fres.rows
+  until start >= fres.total
+  eq(#lines(pane), fres.contentHeight, 'filter "lib": every line of the filtered list')
+  local status = api.nvim_win_get_option(win, 'statusline'):gsub('^%%<', '')
+  check(status:find('filter “lib”', 1, true) and vim.fn.strdisplaywidth(status) <= 40,
+    'the status line fits the pane and names the filter: ' .. status)
+  local matched = {} -- the first line of each item whose own text contains "lib"
+  for _, r in ipairs(all_rows) do
+    local text = (r.title .. '\n' .. (r.kind == 'row' and r.detail or '')):lower()
+    if text:find('lib', 1, true) then matched[#matched + 1] = r.top + 1 end
+  end
+  check(#matched > 10000, 'more matches than the server lists: ' .. #matched)
+  press('ggN')
+  eq(cursor_line(win), matched[#matched], 'N from the top: the last match')
+  press('N')
+  eq(cursor_line(win), matched[#matched - 1], 'N again: the one before')
+  press('nn')
+  eq(cursor_line(win), matched[1], 'n from the last match wraps to the first')
+  api.nvim_win_set_cursor(win, { matched[10000], 0 })
+  press('n')
+  eq(cursor_line(win), matched[10001], 'n after the 10,000th match: the 10,001st')
+  check(#highlights_at(pane, matched[10001], 'OutlineMatch') > 0, 'the 10,001st match is highlighted')
+  press('/<C-u><CR>')
+  wait_idle(pane)
+  section('debian: a filter past the listed matches, n and N')
 
   -- Expand all, and reach the last row. The pane draws the window's items
   -- first and fetches the others in the background: the checks below wait

@@ -43,6 +43,7 @@ M.config = {
 }
 
 local HEIGHTS_PAGE = 10000 -- the server's cap on one answer
+local MATCHES_CAP = 10000 -- the server's cap on a filter's `matches`
 local CANCEL = '\1outline-cancel\1' -- what input() returns on <Esc>
 
 local client = nil
@@ -237,10 +238,21 @@ local function update_status(pane)
     if pane.query then parts[#parts + 1] = 'filter “' .. pane.query .. '”' end
   end
   if pane.errors and pane.errors > 0 then parts[#parts + 1] = plural(pane.errors, 'error') end
-  local text = ' ' .. table.concat(parts, ' · '):gsub('%%', '%%%%')
-  -- A window too narrow cuts the name first.
-  text = text .. (#parts > 0 and ' · ' or '') .. '%<' .. pane.name:gsub('%%', '%%%%')
-  api.nvim_win_set_option(win, 'statusline', text)
+  -- The name when it fits; else the counts, the filter shortened to fit.
+  local width = api.nvim_win_get_width(win)
+  local text = ' ' .. table.concat(parts, ' · ')
+  local named = #parts > 0 and (text .. ' · ' .. pane.name) or (' ' .. pane.name)
+  if vim.fn.strdisplaywidth(named) <= width or #parts == 0 then
+    text = named
+  elseif pane.open and pane.query and vim.fn.strdisplaywidth(text) > width then
+    local query = pane.query
+    while vim.fn.strchars(query) > 1 and vim.fn.strdisplaywidth(text) > width do
+      query = vim.fn.strcharpart(query, 0, vim.fn.strchars(query) - 1)
+      parts[2] = 'filter “' .. query .. '…”'
+      text = ' ' .. table.concat(parts, ' · ')
+    end
+  end
+  api.nvim_win_set_option(win, 'statusline', '%<' .. text:gsub('%%', '%%%%'))
 end
 
 ---------------------------------------------------------------------------
@@ -286,7 +298,7 @@ end
 ---------------------------------------------------------------------------
 -- Requests
 
-local open_outline, flush, pump
+local open_outline, flush, pump, match_ranges
 
 -- Sends a request for the pane; on_result(result) runs when it succeeds.
 -- on_error(err) may handle an error and return true; otherwise the error
@@ -657,6 +669,27 @@ local function set_lines(pane, first, last, lines)
   api.nvim_buf_set_option(pane.buf, 'modifiable', false)
 end
 
+-- Runs a key's action now or, while a filter's answer is on its way, once
+-- that answer is drawn: keys typed in one burst after a filter act on the
+-- filtered list, in the order they were typed.
+local function act(pane, fn)
+  if pane.held then
+    table.insert(pane.held, fn)
+  else
+    fn()
+  end
+end
+
+-- The keys held while a filter was on its way, run in order.
+local function release_keys(pane)
+  local held = pane.held
+  pane.held = nil
+  for _, fn in ipairs(held or {}) do
+    if pane.closed then return end
+    fn()
+  end
+end
+
 -- What the pane says when it has no item to show.
 local function message_lines(pane)
   if pane.message then return pane.message end
@@ -664,6 +697,44 @@ local function message_lines(pane)
     return { 'No item matches “' .. pane.query .. '”.', '', 'Press / to change the filter,', '/ then <C-u><CR> to clear it.' }
   end
   return { '(no groups)' }
+end
+
+local dw = vim.fn.strdisplaywidth
+
+-- `lines` broken at spaces to be at most `width` cells wide (a word wider
+-- than that at a character); a line's continuation is indented 2 cells
+-- past the line's own indent.
+local function wrap(lines, width)
+  local out = {}
+  for _, line in ipairs(lines) do
+    if dw(line) <= width then
+      out[#out + 1] = line
+    else
+      local indent = line:match('^ *')
+      local cont = indent .. '  '
+      if #cont >= width then cont = '' end
+      local cur, lead = nil, indent
+      for word in line:gmatch('%S+') do
+        if cur and dw(cur .. ' ' .. word) <= width then
+          cur = cur .. ' ' .. word
+        else
+          if cur then
+            out[#out + 1] = cur
+            lead = cont
+          end
+          cur = lead .. word
+          while dw(cur) > width do
+            local k = vim.fn.strchars(cur)
+            while k > #cont + 1 and dw(vim.fn.strcharpart(cur, 0, k)) > width do k = k - 1 end
+            out[#out + 1] = vim.fn.strcharpart(cur, 0, k)
+            cur = cont .. vim.fn.strcharpart(cur, k)
+          end
+        end
+      end
+      if cur then out[#out + 1] = cur end
+    end
+  end
+  return out
 end
 
 local function redraw_highlights(pane)
@@ -703,7 +774,7 @@ end
 -- found by comparing the drawn list with the new one from both ends, are
 -- replaced in one call; the cursor stays on its item (or goes where the
 -- last action asked).
-function draw(pane)
+local function draw_items(pane)
   pane.dirty = false
   local focus_pos, focus_lost = pane.focus_pos, pane.focus_lost
   pane.focus_pos, pane.focus_lost = nil, nil
@@ -717,7 +788,8 @@ function draw(pane)
   end
   local m, n = #rows, #drawn
   if m == 0 then
-    set_lines(pane, 0, -1, message_lines(pane))
+    -- A message is broken at the window's width: none of it is cut off.
+    set_lines(pane, 0, -1, wrap(message_lines(pane), win and api.nvim_win_get_width(win) or pane.width))
     pane.drawn, pane.tops, pane.showing_message = {}, {}, true
     update_status(pane)
     pane.after_draw = nil
@@ -730,6 +802,18 @@ function draw(pane)
   else
     while p < n and p < m and drawn[p + 1] == rows[p + 1] do p = p + 1 end
     while s < n - p and s < m - p and drawn[n - s] == rows[m - s] do s = s + 1 end
+  end
+  if anchor and anchor.index > p and anchor.index <= n - s and anchor.row.id then
+    -- The item under the cursor was replaced, and may be gone: its groups,
+    -- nearest first, read now from the list as it was drawn.
+    local chain, parent, k = {}, anchor.row.parent, anchor.index
+    while parent do
+      while k > 1 and drawn[k].id ~= parent do k = k - 1 end
+      if drawn[k].id ~= parent then break end
+      chain[#chain + 1] = parent
+      parent = drawn[k].parent
+    end
+    anchor.groups = chain
   end
   local tops = pane.tops
   local first_line = p == 0 and 0 or tops[p] + drawn[p].height
@@ -798,12 +882,9 @@ function draw(pane)
       i = row.id and find_id(rows, row.id, p + 1, m - s)
       if not i and row.id then
         -- The item went away: its nearest group still shown.
-        local parent, k = row.parent, anchor.index
-        while parent and not i do
-          while k > 1 and drawn[k].id ~= parent do k = k - 1 end
-          if drawn[k].id ~= parent then break end
-          i = find_id(rows, parent)
-          parent = drawn[k].parent
+        for _, id in ipairs(anchor.groups or {}) do
+          i = find_id(rows, id)
+          if i then break end
         end
       end
       if i and rows[i].id ~= row.id then anchor.offset = 0 end
@@ -814,8 +895,48 @@ function draw(pane)
   if pane.waiting_key then pane.waiting_key() end
 end
 
+function draw(pane)
+  draw_items(pane)
+  -- The filter's answer is drawn: the keys typed after it act now.
+  if pane.held and (pane.filtering or 0) == 0 then release_keys(pane) end
+end
+
 ---------------------------------------------------------------------------
 -- Highlights: drawn when Neovim draws a line, for the lines on screen only.
+
+-- Where `query` (lower-cased) occurs in `text`: {field, start, length}
+-- ranges added to `out`, as the server gives them (UTF-8 bytes).
+local function occurrences(out, field, text, query)
+  if not text or text == '' then return end
+  local lower = vim.fn.tolower(text)
+  local pos = 1
+  while true do
+    local s = lower:find(query, pos, true)
+    if not s then return end
+    -- Lower-casing changed the length (rare): the match without its place.
+    if #lower == #text then out[#out + 1] = { field = field, start = s - 1, length = #query } end
+    out.found = true
+    pos = s + #query
+  end
+end
+
+-- The filter's match ranges of item `row`, or nil when it did not match:
+-- those the server listed; past its cap, the item's own title (and a row's
+-- detail) searched here, lower-cased, for the query.
+function match_ranges(pane, row)
+  if not row or row.stub then return nil end
+  local listed = row.id and pane.matches[row.id]
+  if listed or not pane.matches_capped or not pane.query then return listed end
+  local query = vim.fn.tolower(pane.query)
+  if row.folded_query ~= query then
+    local out = {}
+    occurrences(out, 'title', row.title, query)
+    if row.kind ~= 'group' then occurrences(out, 'detail', row.detail, query) end
+    row.folded_query, row.folded = query, out.found and out or false
+    out.found = nil
+  end
+  return row.folded or nil
+end
 
 -- Highlights of line `lnum` (1-based) of a pane: {start col, end col, group}.
 function M.line_highlights(buf, lnum)
@@ -826,7 +947,7 @@ function M.line_highlights(buf, lnum)
   local i = index_at_line(pane, lnum)
   local row = i and pane.drawn[i]
   if not row then return {} end
-  return render.highlights(row, lnum - pane.tops[i], line, pane.matches[row.id], row.id ~= nil and row.id == pane.current)
+  return render.highlights(row, lnum - pane.tops[i], line, match_ranges(pane, row), row.id ~= nil and row.id == pane.current)
 end
 
 local PRIORITY = { OutlineMatch = 200, OutlineCurrent = 90 }
@@ -1256,22 +1377,43 @@ function M.filter(pane, query)
     query = text
   end
   local top, height = viewport(pane)
+  -- The keys typed from here on wait for the answer (see act).
+  pane.held = pane.held or {}
+  pane.filtering = (pane.filtering or 0) + 1
+  local function answered()
+    pane.filtering = pane.filtering - 1
+  end
   request(pane, 'filterOutline', { uri = pane.uri, query = query, scrollTop = top, viewportHeight = height },
     function(res)
+      answered()
       pane.query = query ~= '' and query or nil
       pane.matches = {}
       local matches = res.matches or {}
       for _, mt in ipairs(matches) do pane.matches[mt.id] = mt.ranges end
+      -- The server lists the first MATCHES_CAP matches only: the others are
+      -- found in the items the pane holds (see match_ranges).
+      pane.matches_capped = #matches >= MATCHES_CAP
       pane.after_draw = matches[1] and { id = matches[1].id } or nil
       pane.dirty = true
       apply(pane, res)
+      -- An answer older than the pane, or one that drew already.
+      if pane.filtering == 0 and (not pane.dirty or (res.version and res.version < pane.version)) then
+        release_keys(pane)
+      end
       if pane.query and res.total == 0 then
         say('no item matches “' .. query .. '”', vim.log.levels.INFO)
       end
+    end,
+    function()
+      answered()
+      if pane.filtering == 0 then vim.schedule(function() release_keys(pane) end) end
+      return false
     end)
 end
 
--- The next (or previous) item that matched the filter.
+-- The next (or previous) item that matched the filter. Past the matches
+-- the server listed (it lists MATCHES_CAP at most), the items the pane
+-- holds are searched; an item whose text has not come yet stops the search.
 function M.next_match(pane, step)
   local i = cursor_item(pane)
   if not i or not pane.query then return end
@@ -1279,7 +1421,12 @@ function M.next_match(pane, step)
   for d = 1, n do
     local j = (i - 1 + step * d) % n + 1
     local r = pane.drawn[j]
-    if r.id and pane.matches[r.id] then return place(pane, pane_win(pane), j) end
+    if r.stub and pane.matches_capped then
+      say('the items are still coming in: press ' .. (step > 0 and 'n' or 'N') .. ' again in a moment',
+        vim.log.levels.INFO)
+      return
+    end
+    if match_ranges(pane, r) then return place(pane, pane_win(pane), j) end
   end
 end
 
@@ -1355,8 +1502,8 @@ function M.jump(pane, focus)
   end)
 end
 
--- Closes the pane. In the last window the YAML buffer (or an empty one)
--- takes the window's place.
+-- Closes the pane. In the last window the YAML buffer (the file of a pane
+-- on a file, or an empty buffer) takes the window's place.
 function M.close(pane)
   local win = pane_win(pane) or api.nvim_get_current_win()
   local others = 0
@@ -1371,6 +1518,8 @@ function M.close(pane)
     local buf = yaml_buffer(pane)
     if buf then
       api.nvim_win_set_buf(win, buf)
+    elseif pane.file then
+      api.nvim_win_call(win, function() vim.cmd('edit ' .. vim.fn.fnameescape(pane.path)) end)
     else
       api.nvim_win_call(win, function() vim.cmd('enew') end)
     end
@@ -1396,13 +1545,25 @@ local function close_pane(pane)
 end
 
 -- Sends the pane's width when the window changed it (every item is then
--- fetched again: each height depends on the width).
-local function relayout(pane)
+-- fetched again: each height depends on the width); a message is broken
+-- again. `by_vim`: the editor resized the window (VimResized), not the
+-- user, whose width (`want_width`) the pane gets back when there is room.
+local function relayout(pane, by_vim)
   local win = pane_win(pane)
-  if not win or not pane.open or pane.closed then return end
+  if not win or pane.closed then return end
   local width = api.nvim_win_get_width(win)
+  if by_vim and pane.want_width and width < pane.want_width then
+    -- The editor grew again after it narrowed the pane ('winfixwidth'
+    -- keeps the narrow width): the width the user chose, as far as it fits.
+    api.nvim_win_set_width(win, pane.want_width)
+    width = api.nvim_win_get_width(win)
+  end
   if width == pane.width then return end
+  if not by_vim then pane.want_width = width end
   pane.width = width
+  update_status(pane)
+  if pane.showing_message then draw(pane) end
+  if not pane.open then return end
   request(pane, 'setLayout', { uri = pane.uri, width = width }, function(res)
     if res.version ~= pane.version then
       pane.version = res.version
@@ -1411,28 +1572,35 @@ local function relayout(pane)
   end)
 end
 
+-- The next key typed, for a key that takes one (f, g, z); nil for <Esc>.
+local function next_key()
+  local ok, c = pcall(vim.fn.getcharstr)
+  if not ok or c == '' or c == '\27' then return nil end
+  return c
+end
+
 local function map_keys(pane)
   local buf = pane.buf
   local function map(lhs, fn)
     api.nvim_buf_set_keymap(buf, 'n', lhs, '', { noremap = true, silent = true, nowait = true, callback = fn })
   end
-  -- Single-letter keys continue a type-ahead search that is under way.
-  local function key(lhs, fn)
-    if #lhs == 1 and lhs:match('%a') then
-      map(lhs, function()
-        if typing(pane) then return M.typeahead(pane, lhs) end
-        fn()
-      end)
-    else
-      map(lhs, fn)
-    end
+  local function ahead(c)
+    act(pane, function() M.typeahead(pane, c) end)
   end
-  local count = function() return vim.v.count1 end
-  key('j', function() M.move(pane, count()) end)
-  key('k', function() M.move(pane, -count()) end)
-  key('<Down>', function() M.move(pane, count()) end)
-  key('<Up>', function() M.move(pane, -count()) end)
-  key('gg', function() M.move(pane, 0, 1) end)
+  -- A key's action gets the count typed before it. A letter continues a
+  -- type-ahead search under way.
+  local function key(lhs, fn)
+    local letter = #lhs == 1 and lhs:match('%a')
+    map(lhs, function()
+      if letter and typing(pane) then return ahead(lhs) end
+      local n = vim.v.count1
+      act(pane, function() fn(n) end)
+    end)
+  end
+  key('j', function(n) M.move(pane, n) end)
+  key('k', function(n) M.move(pane, -n) end)
+  key('<Down>', function(n) M.move(pane, n) end)
+  key('<Up>', function(n) M.move(pane, -n) end)
   key('<Home>', function() M.move(pane, 0, 1) end)
   key('G', function() M.move(pane, 0, #pane.drawn) end)
   key('<End>', function() M.move(pane, 0, #pane.drawn) end)
@@ -1441,11 +1609,6 @@ local function map_keys(pane)
   key('l', function() M.navigate(pane, 'right') end)
   key('<Right>', function() M.navigate(pane, 'right') end)
   key('o', function() M.toggle(pane) end)
-  key('za', function() M.toggle(pane) end)
-  key('zo', function() M.toggle(pane, true) end)
-  key('zc', function() M.toggle(pane, false) end)
-  key('zR', function() M.expand_all(pane) end)
-  key('zM', function() M.collapse_all(pane) end)
   key('*', function() M.navigate(pane, 'expandSiblings') end)
   local function enter()
     local _, row = with_item(pane, enter)
@@ -1453,22 +1616,55 @@ local function map_keys(pane)
     if row.kind == 'group' then M.toggle(pane) else M.jump(pane, true) end
   end
   key('<CR>', enter)
-  key('gd', function() M.jump(pane, true) end)
   key('p', function() M.jump(pane, false) end)
-  key('/', function() M.filter(pane) end)
+  -- Not held: the prompt reads the keys typed after it.
+  map('/', function() M.filter(pane) end)
   key('n', function() M.next_match(pane, 1) end)
   key('N', function() M.next_match(pane, -1) end)
   key('q', function() M.close(pane) end)
-  key('f', function()
-    pane.typed, pane.typed_at = '', uv.now()
+  -- g and z read the key after them here rather than through two-key
+  -- mappings, so that a lone g or z never waits for one: in a type-ahead
+  -- they are letters like any other. Their other pairs keep Vim's meaning
+  -- (zt, zz, ...).
+  local pairs_of = {
+    g = {
+      g = function() M.move(pane, 0, 1) end,
+      d = function() M.jump(pane, true) end,
+      ['?'] = function() vim.cmd('help outline-keys') end,
+    },
+    z = {
+      a = function() M.toggle(pane) end,
+      o = function() M.toggle(pane, true) end,
+      c = function() M.toggle(pane, false) end,
+      R = function() M.expand_all(pane) end,
+      M = function() M.collapse_all(pane) end,
+    },
+  }
+  for prefix, actions in pairs(pairs_of) do
+    map(prefix, function()
+      if typing(pane) then return ahead(prefix) end
+      local count = vim.v.count
+      local c = next_key()
+      if not c then return end
+      local fn = actions[c]
+      if fn then return act(pane, fn) end
+      pcall(vim.cmd, 'normal! ' .. (count > 0 and count or '') .. prefix .. c)
+    end)
+  end
+  -- f{char}: a type-ahead that starts with any character, a key's too.
+  map('f', function()
+    if typing(pane) then return ahead('f') end
+    local c = next_key()
+    if not c or c:byte(1) == 0x80 or c:byte(1) < 0x20 then return end
+    act(pane, function()
+      pane.typed = nil
+      M.typeahead(pane, c)
+    end)
   end)
-  key('g?', function() vim.cmd('help outline-keys') end)
   key('?', function() vim.cmd('help outline-keys') end)
-  local bound = { j = 1, k = 1, G = 1, h = 1, l = 1, o = 1, p = 1, n = 1, N = 1, q = 1, f = 1 }
+  local bound = { j = 1, k = 1, G = 1, h = 1, l = 1, o = 1, p = 1, n = 1, N = 1, q = 1, f = 1, g = 1, z = 1 }
   for c in ('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'):gmatch('.') do
-    if not bound[c] and c ~= 'g' and c ~= 'z' then
-      map(c, function() M.typeahead(pane, c) end)
-    end
+    if not bound[c] then map(c, function() ahead(c) end) end
   end
 end
 
@@ -1558,7 +1754,7 @@ function M.open(file)
     showing_message = true,
     flush_timer = uv.new_timer(), follow_timer = uv.new_timer(), layout_timer = uv.new_timer(),
     stats = { full = 0, edits = 0, reopens = 0, fetched = 0, requests = {} },
-    width = api.nvim_win_get_width(win),
+    width = api.nvim_win_get_width(win), want_width = M.config.width,
   }
   panes[buf] = pane
   if src then
@@ -1607,7 +1803,7 @@ function on_exit(c, code, signal)
     tail ~= '' and (': ' .. tail) or ''), vim.log.levels.ERROR)
   for _, pane in pairs(panes) do
     pane.open, pane.opening, pane.syncing = false, false, false
-    pane.busy = 0
+    pane.busy, pane.filtering, pane.held = 0, 0, nil
     pane.message = { 'outline-server stopped.', ':Outline in this pane starts it again.' }
     pane.rows = {}
     draw(pane)
@@ -1653,13 +1849,16 @@ api.nvim_create_autocmd({ 'VimResized', 'WinScrolled', 'WinEnter', 'BufWinEnter'
   group = group,
   callback = function(args)
     for _, pane in pairs(panes) do
+      if args.event == 'VimResized' then pane.vim_resized = true end
       -- Scrolled into items not fetched yet: ask for them now.
       if args.event == 'WinScrolled' and pane.open and not pane.closed then pump(pane) end
       if not pane.layout_timer:is_active() then
         pane.layout_timer:start(50, 0, function()
           vim.schedule(function()
             if pane.closed then return end
-            relayout(pane)
+            local by_vim = pane.vim_resized
+            pane.vim_resized = nil
+            relayout(pane, by_vim)
             pump(pane)
           end)
         end)
@@ -1676,7 +1875,7 @@ api.nvim_create_autocmd({ 'CursorMoved', 'CursorMovedI' }, {
     if not pane then return cursor_moved(args.buf) end
     -- A window resized by keys: Neovim 0.7 has no event for it.
     local win = pane_win(pane)
-    if win and api.nvim_win_get_width(win) ~= pane.width then relayout(pane) end
+    if win and api.nvim_win_get_width(win) ~= pane.width then relayout(pane, pane.vim_resized) end
   end,
 })
 
