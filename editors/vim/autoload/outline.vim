@@ -94,6 +94,10 @@ export def Stderr(): string
 enddef
 
 def OnExit(j: any, status: number)
+  if job != v:null && j != job
+    # A server that stopped after another was started.
+    return
+  endif
   g:outline_exit_status = status
   pending = {}
   job = v:null
@@ -283,6 +287,11 @@ export def Query(method: string, params: dict<any>): list<any>
 enddef
 
 # shutdown, exit; waits for the server and returns its exit status.
+# The process id of the server, or 0 when it is not running.
+export def ServerPid(): number
+  return job != v:null && job_status(job) == 'run' ? job_info(job).process : 0
+enddef
+
 export def Stop(): any
   if job == v:null
     return g:outline_exit_status
@@ -2446,6 +2455,23 @@ def Syntax()
   syntax match OutlineInactive /^\s*○ .*$/
 enddef
 
+# :Outline for a pane that exists: when the server stopped, starts it again
+# and opens the outline of every pane again (each said :Outline would).
+def Reopen()
+  if Running()
+    return
+  endif
+  if !Start()
+    return
+  endif
+  for pane in values(panes)
+    if !pane.open && !pane.busy && pane.queue == []
+      Clear(pane.buf, '(opening ' .. fnamemodify(pane.path == '' ? pane.uri : pane.path, ':~:.') .. '…)')
+      Enqueue(pane.buf, OpenOp)
+    endif
+  endfor
+enddef
+
 # Opens the pane for FILE (read from disk, followed when it changes) or for
 # the current YAML buffer (followed as you type).
 export def Open(file: string)
@@ -2454,6 +2480,10 @@ export def Open(file: string)
   var path = ''
   if file != ''
     path = fnamemodify(expand(file), ':p')
+  elseif Current() != {}
+    # In a pane: open its outline again (after the server stopped).
+    Reopen()
+    return
   else
     src = bufnr()
     var name = bufname(src)
@@ -2473,6 +2503,7 @@ export def Open(file: string)
         execute 'botright vertical sbuffer ' .. pane.buf
         execute 'vertical resize ' .. Opt('width', 40)
       endif
+      Reopen()
       return
     endif
   endfor

@@ -408,12 +408,47 @@ def Contacts()
   Step('* opens the sibling groups', () => {
     Eq(Text(s.pane), Reference(s.uri), 'the pane after *')
     True(index(Text(s.pane), '▾ Blacklist  0/3') >= 0, '* opens Blacklist')
-    # The file changes on disk under a pane opened on the file.
-    Type(":Outline " .. s.file .. "\<CR>")
+    # The server stops (killed): :Outline starts it again, from the YAML
+    # window and with the file's name.
+    s.pid = outline#ServerPid()
+    True(s.pid > 0, 'the server is running')
+    system('kill ' .. s.pid)
+    s.since = reltime()
   })
+  Restarted('in the YAML window')
+  Restarted('with the file name')
   Step('a second :Outline on the same file goes to its pane', () => {
     Eq(bufnr(), s.pane, 'the same pane')
     Type(":bwipeout\<CR>")
+  })
+enddef
+
+# The server has been killed: :Outline `how`, typed in the YAML window,
+# starts it again.
+def Restarted(how: string)
+  Step('(the server is seen stopped)', () => {
+    if getbufline(s.pane, 1)[0] !~ 'exited' && reltimefloat(reltime(s.since)) < 30
+      Again()
+      return
+    endif
+    var said = '(the outline server exited (status -1); :Outline opens it again)'
+    Eq(Text(s.pane), [said], 'the pane says the server stopped')
+    InSource()
+    Type(how == 'in the YAML window' ? ":Outline\<CR>" : ":Outline " .. s.file .. "\<CR>")
+  })
+  Step(':Outline ' .. how .. ' starts the server again and opens the outline in the pane', () => {
+    Eq(bufnr(), s.pane, 'in the same pane')
+    True(outline#ServerPid() > 0 && outline#ServerPid() != s.pid, 'a new server runs')
+    Eq(Text(s.pane), Reference(s.uri), 'the pane after :Outline')
+    if how == 'in the YAML window'
+      s.pid = outline#ServerPid()
+      system('kill ' .. s.pid)
+      s.since = reltime()
+    else
+      # The groups as before the server stopped (it may have stopped before
+      # it saved them).
+      Type("ggzM*:Outline " .. s.file .. "\<CR>")
+    endif
   })
 enddef
 
