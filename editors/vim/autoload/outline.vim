@@ -721,7 +721,8 @@ def Writable(pb: number, on: bool)
   setbufvar(pane.buf, '&modifiable', on ? 1 : 0)
 enddef
 
-# Shows `text` in place of the items (an empty list, an error).
+# Shows `text` in place of the items (an empty list, an error), wrapped at
+# the pane's width so that all of it can be read.
 def Placeholder(pb: number, text: string)
   var pane = store[string(pb)]
   if !bufexists(pane.buf)
@@ -731,6 +732,19 @@ def Placeholder(pb: number, text: string)
   silent deletebufline(pane.buf, 2, '$')
   setbufline(pane.buf, 1, text)
   Writable(pane.buf, false)
+  Wrap(pane.buf, true)
+enddef
+
+# Items are broken by the server at the pane's width and never wrap; a
+# placeholder does.
+def Wrap(pb: number, on: bool)
+  var pane = store[string(pb)]
+  for w in win_findbuf(pane.buf)
+    if getwinvar(w, '&wrap') != on
+      setwinvar(w, '&wrap', on)
+      setwinvar(w, '&linebreak', on)
+    endif
+  endfor
 enddef
 
 # No items any more: `text` says why.
@@ -766,6 +780,7 @@ def DrawAll(pb: number, chunks: list<dict<any>>, d: dict<any>)
     prop_remove({type: 'outline_match', bufnr: pane.buf, all: true}, 1, pane.nlines)
   endif
   setbufline(pane.buf, 1, d.lines)
+  Wrap(pane.buf, false)
   if have > len(d.lines)
     silent deletebufline(pane.buf, len(d.lines) + 1, '$')
   endif
@@ -872,6 +887,7 @@ def InsertChunks(pb: number, start: number, chunks: list<dict<any>>, d: dict<any
     if pane.nlines == 0
       silent deletebufline(pane.buf, 2, '$')
       setbufline(pane.buf, 1, d.lines)
+      Wrap(pane.buf, false)
     else
       appendbufline(pane.buf, at, d.lines)
     endif

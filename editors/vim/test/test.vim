@@ -433,6 +433,9 @@ def Restarted(how: string)
     endif
     var said = '(the outline server exited (status -1); :Outline opens it again)'
     Eq(Text(s.pane), [said], 'the pane says the server stopped')
+    # All of it can be read in the 40-cell pane: it wraps.
+    var win = bufwinid(s.pane)
+    Eq(screenpos(win, 1, len(said)).row - screenpos(win, 1, 1).row, 1, 'the message on two screen lines')
     InSource()
     Type(how == 'in the YAML window' ? ":Outline\<CR>" : ":Outline " .. s.file .. "\<CR>")
   })
@@ -440,6 +443,7 @@ def Restarted(how: string)
     Eq(bufnr(), s.pane, 'in the same pane')
     True(outline#ServerPid() > 0 && outline#ServerPid() != s.pid, 'a new server runs')
     Eq(Text(s.pane), Reference(s.uri), 'the pane after :Outline')
+    Eq(&wrap, false, 'items do not wrap')
     if how == 'in the YAML window'
       s.pid = outline#ServerPid()
       system('kill ' .. s.pid)
