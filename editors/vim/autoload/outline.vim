@@ -1053,14 +1053,45 @@ def SetCursor(pb: number, lnum: number, top: number = 0)
   win_execute(win, 'winrestview(' .. string(view) .. ')')
 enddef
 
-# Puts the cursor back on the anchored item, where it was on the screen.
-def Restore(pb: number, anchor: dict<any>, changes: list<any>)
+# Puts the cursor back on the anchored item, where it was on the screen;
+# `again` >= 0 is where the item stands when it was deleted and inserted
+# again (a block replaced around it).
+def Restore(pb: number, anchor: dict<any>, changes: list<any>, again: number = -1)
   var pane = store[string(pb)]
   if anchor == {}
     return
   endif
+  if again >= 0
+    RestoreAt(pane.buf, again, anchor.off, anchor.screen)
+    return
+  endif
   var [index, gone] = MapIndex(anchor.index, changes)
   RestoreAt(pane.buf, index, gone ? 0 : anchor.off, anchor.screen)
+enddef
+
+# The index of the anchored item among the inserted `rows` (per change, at
+# the final-list `ranges`) when `changes` deleted it; -1 when they did not,
+# or did not insert it again; -2 when they did delete it and `rows` is [].
+def Reinserted(anchor: dict<any>, changes: list<any>, ranges: list<any>, rows: list<any>): number
+  if anchor == {} || type(anchor.id) != v:t_string || !MapIndex(anchor.index, changes)[1]
+    return -1
+  elseif rows == []
+    return -2
+  endif
+  var k = 0
+  for c in changes
+    if c.kind == 'insert'
+      var i = 0
+      for r in rows[k]
+        if r.id == anchor.id
+          return ranges[k][0] + i
+        endif
+        i += 1
+      endfor
+    endif
+    k += 1
+  endfor
+  return -1
 enddef
 
 def RestoreAt(pb: number, index: number, off: number, screen: number)
@@ -1121,7 +1152,8 @@ enddef
 
 # Fetches `ranges` ([start, count] in the server's list; [] is skipped) in
 # requests of at most PAGE items, close ranges in one, all sent at once:
-# `what` 'rows' (visibleRows with lines) or 'heights' (rowHeights).
+# `what` 'rows' (visibleRows with lines), 'ids' (visibleRows without them)
+# or 'heights' (rowHeights).
 # Cb(per range: the rows, or {heights, tops, end}; ok): ok is false when an
 # answer is not of `version` (the list moved on meanwhile).
 def Fetch(pb: number, what: string, ranges: list<any>, version: number, Cb: func)
@@ -1165,6 +1197,8 @@ def Fetch(pb: number, what: string, ranges: list<any>, version: number, Cb: func
   for [s, c] in reqs
     if what == 'rows'
       Send('visibleRows', {uri: pane.uri, start: s, count: c, include: ['lines']}, Collector(key, i, c, version))
+    elseif what == 'ids'
+      Send('visibleRows', {uri: pane.uri, start: s, count: c}, Collector(key, i, c, version))
     else
       Send('rowHeights', {uri: pane.uri, start: s, count: c}, Collector(key, i, c, version))
     endif
@@ -1179,7 +1213,7 @@ var next_fetch = 1
 def Collector(key: string, i: number, want: number, version: number): func
   return (result, err) => {
     var st = fetches[key]
-    if err != {} || result.version != version || len(st.what == 'rows' ? result.rows : result.heights) != want
+    if err != {} || result.version != version || len(st.what == 'heights' ? result.heights : result.rows) != want
       st.ok = false
     else
       st.answers[i] = result
@@ -1204,7 +1238,7 @@ def Fetched(key: string)
   endif
   var out: list<any> = []
   for mine in st.pieces
-    if st.what == 'rows'
+    if st.what != 'heights'
       var rows: list<any> = []
       for [r, off, c] in mine
         extend(rows, st.answers[r].rows[off : off + c - 1])
@@ -1294,7 +1328,22 @@ def Apply(pb: number, result: dict<any>, Then: func)
       endfor
     endif
     pane.version = version
-    Restore(pane.buf, anchor, changes)
+    if what == 'heights' && Reinserted(anchor, changes, ranges, []) == -2
+      # The anchored item was in a block replaced by items not fetched yet:
+      # their ids tell where it is now.
+      Restore(pane.buf, anchor, changes)
+      Fetch(pane.buf, 'ids', ranges, version, (ids, found) => {
+        if found
+          var again = Reinserted(anchor, changes, ranges, ids)
+          if again >= 0
+            RestoreAt(pane.buf, again, anchor.off, anchor.screen)
+          endif
+        endif
+        FillView(pane.buf, () => Then(changes))
+      })
+      return
+    endif
+    Restore(pane.buf, anchor, changes, what == 'rows' ? Reinserted(anchor, changes, ranges, got) : -1)
     FillView(pane.buf, () => Then(changes))
   })
 enddef

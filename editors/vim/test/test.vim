@@ -456,26 +456,57 @@ def Restarted(how: string)
   })
 enddef
 
+# Changes a group's title in the file on disk.
+def ChangeTitle(from: string, to: string)
+  var text = readfile(s.file)
+  text[index(text, '    title: ' .. from)] = '    title: ' .. to
+  writefile(text, s.file)
+  s.since = reltime()
+enddef
+
 def FilePane()
   Step('a pane opened on a file', () => {
     InSource()
     Type(":only | Outline " .. s.file .. "\<CR>")
   })
-  Step('the file pane follows the file on disk', () => {
+  Step('the file pane', () => {
     s.pane = bufnr()
     Eq(Text(s.pane), Reference(s.uri), 'the file pane')
-    var text = readfile(s.file)
-    text[index(text, '    title: My Friends')] = '    title: Old Friends'
-    writefile(text, s.file)
-    s.since = reltime()
+    Type('gg')
+  })
+  Step('the file changes on disk, the cursor on the group it changes', () => {
+    Eq(getline('.'), '▾ My Friends  4/10', 'the cursor on the first group')
+    # The group keeps its id; the rows whose ids come from its title do not:
+    # the server replaces the block from the group to the last of them.
+    ChangeTitle('My Friends', 'Old Friends')
   })
   Step('(the file is seen changed)', () => {
-    if getbufline(s.pane, 1)[0] != '▾ Old Friends  4/10' && reltimefloat(reltime(s.since)) < 30
+    if getbufline(s.pane, 1)[0] !~ 'Old Friends' && reltimefloat(reltime(s.since)) < 30
       Again()   # the server polls the file a few times a second
       return
     endif
-    Eq(getbufline(s.pane, 1)[0], '▾ Old Friends  4/10', 'the pane follows the file on disk')
     Eq(Text(s.pane), Reference(s.uri), 'the file pane after the change')
+    Eq(getbufline(s.pane, 1)[0], '▾ Old Friends  4/10', 'the pane follows the file on disk')
+    Eq([line('.'), winline(), getline('.')], [1, 1, '▾ Old Friends  4/10'],
+      'the cursor stays on the group, on its screen line')
+    # Alice Chen, on the third screen line.
+    Type("jj\<C-E>")
+  })
+  Step('the file changes on disk, the cursor on a row in the block it replaces', () => {
+    Eq([line('.'), winline(), getline('.')], [4, 3, '  ● Alice Chen'], 'the cursor on Alice Chen')
+    # The pane fetched the first change's items as heights first (with
+    # g:outline_eager 4); this one's come whole.
+    g:outline_eager = 1000
+    ChangeTitle('Old Friends', 'My Friends')
+  })
+  Step('(the file is seen changed back)', () => {
+    if getbufline(s.pane, 1)[0] !~ 'My Friends' && reltimefloat(reltime(s.since)) < 30
+      Again()
+      return
+    endif
+    Eq(Text(s.pane), Reference(s.uri), 'the file pane after the change back')
+    Eq([line('.'), winline(), getline('.')], [4, 3, '  ● Alice Chen'],
+      'the cursor stays on Alice Chen, on her screen line')
     # A broken file: the pane says so, and recovers when it is fixed.
     s.broken = dir .. '/broken.yaml'
     writefile(['groups:', '  - title: A', '    title: B'], s.broken)
