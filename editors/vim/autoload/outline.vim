@@ -1107,10 +1107,26 @@ def RestoreAt(pb: number, index: number, off: number, screen: number)
   SetCursor(pane.buf, lnum, max([1, lnum - screen]))
 enddef
 
+# Puts the cursor on the item at `index`; `top` > 0 sets the window's top
+# line, else the window scrolls as little as shows the whole item (its
+# first line when it is taller than the window).
 def ShowIndex(pb: number, index: any, top: number = 0)
   var pane = store[string(pb)]
-  if type(index) == v:t_number && index >= 0
-    SetCursor(pane.buf, LineOf(pane.buf, index), top)
+  if type(index) != v:t_number || index < 0
+    return
+  endif
+  var lnum = LineOf(pane.buf, index)
+  SetCursor(pane.buf, lnum, top)
+  var win = PaneWin(pane.buf)
+  if top > 0 || win < 0 || index >= Count(pane.buf)
+    return
+  endif
+  var [ci, o, _] = Locate(pane.buf, index)
+  var last = lnum + pane.chunks[ci].heights[o] - 1
+  var height = winheight(win)
+  var w0 = line('w0', win)
+  if last > w0 + height - 1
+    SetCursor(pane.buf, lnum, max([lnum - height + 1, min([lnum, last - height + 1])]))
   endif
 enddef
 
