@@ -2146,13 +2146,21 @@ def FilterOp(query: string, pb: number)
         Clear(pane.buf, EmptyText(pane.buf))
         Say('no item matches "' .. query .. '"')
       else
+        # The server lists at most PAGE matches: that many means as many or more.
         var n = len(result.matches)
-        Say(printf('%s%d %s "%s"', n >= PAGE ? 'the first ' : '', n, n == 1 ? 'item matches' : 'items match', query), 'None')
+        Say(printf('%s %s "%s"', Thousands(n) .. (n >= PAGE ? ' or more' : ''),
+          n == 1 ? 'item matches' : 'items match', query), 'None')
         ShowIndex(pane.buf, result.matches != [] ? result.matches[0].index : 0, 1)
       endif
       Settle(pane.buf)
     })
   })
+enddef
+
+# `n` with a comma between thousands: 32,925.
+def Thousands(n: number): string
+  var digits = string(n)
+  return substitute(digits, '\d\zs\ze\%(\d\d\d\)\+$', ',', 'g')
 enddef
 
 # Highlights the filter matches of the rows shown (in list order).

@@ -634,11 +634,14 @@ def Debian()
     Eq(Text(s.pane), Reference(uri), 'filtered by "zope"')
     True(index(Text(s.pane), '▾ zope 15  0/15') >= 0, 'the zope group open, with its rows')
     g:outline_fill = 0
+    Eq(split(Messages(), "\n")[-1], 'outline: 18 items match "zope"', 'the number of matches')
     Type("/\<C-U>lib\<CR>")
   })
   Step('filter lib', () => {
     var info = Total(uri)
     True(info.total > 30000, 'the filter lib shows more than 30,000 items')
+    # The server lists the first 10,000 matches.
+    Eq(split(Messages(), "\n")[-1], 'outline: 10,000 or more items match "lib"', 'the message on the matches')
     Eq(line('$'), info.contentHeight, 'every line of the filtered list')
     Type('G')
   })
