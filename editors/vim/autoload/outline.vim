@@ -1069,6 +1069,31 @@ def Restore(pb: number, anchor: dict<any>, changes: list<any>, again: number = -
   RestoreAt(pane.buf, index, gone ? 0 : anchor.off, anchor.screen)
 enddef
 
+# Where the item at `index` stood in the block of `changes` that deleted
+# it (0 when none did).
+def OffsetInDeleted(index: number, changes: list<any>): number
+  var i = index
+  for c in changes
+    if c.kind == 'insert'
+      if c.start <= i
+        i += c.count
+      endif
+    elseif c.start + c.count <= i
+      i -= c.count
+    elseif c.start <= i
+      return i - c.start
+    endif
+  endfor
+  return 0
+enddef
+
+# Insert `ranges` ([start, count]; [] for a delete) cut to at most PAGE
+# items each, around `offset` in a longer one.
+def NearRanges(ranges: list<any>, offset: number): list<any>
+  return mapnew(ranges, (_, rg) => rg == [] || rg[1] <= PAGE ? rg
+    : [rg[0] + max([0, min([offset - PAGE / 2, rg[1] - PAGE])]), PAGE])
+enddef
+
 # The index of the anchored item among the inserted `rows` (per change, at
 # the final-list `ranges`) when `changes` deleted it; -1 when they did not,
 # or did not insert it again; -2 when they did delete it and `rows` is [].
@@ -1346,11 +1371,13 @@ def Apply(pb: number, result: dict<any>, Then: func)
     pane.version = version
     if what == 'heights' && Reinserted(anchor, changes, ranges, []) == -2
       # The anchored item was in a block replaced by items not fetched yet:
-      # their ids tell where it is now.
+      # their ids tell where it is now (looked for among at most PAGE of
+      # each inserted block, around the place it had in the deleted one).
       Restore(pane.buf, anchor, changes)
-      Fetch(pane.buf, 'ids', ranges, version, (ids, found) => {
+      var near = NearRanges(ranges, OffsetInDeleted(anchor.index, changes))
+      Fetch(pane.buf, 'ids', near, version, (ids, found) => {
         if found
-          var again = Reinserted(anchor, changes, ranges, ids)
+          var again = Reinserted(anchor, changes, near, ids)
           if again >= 0
             RestoreAt(pane.buf, again, anchor.off, anchor.screen)
           endif
