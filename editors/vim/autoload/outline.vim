@@ -286,12 +286,12 @@ export def Query(method: string, params: dict<any>): list<any>
   return [got.result, got.err]
 enddef
 
-# shutdown, exit; waits for the server and returns its exit status.
 # The process id of the server, or 0 when it is not running.
 export def ServerPid(): number
   return job != v:null && job_status(job) == 'run' ? job_info(job).process : 0
 enddef
 
+# shutdown, exit; waits for the server and returns its exit status.
 export def Stop(): any
   if job == v:null
     return g:outline_exit_status
