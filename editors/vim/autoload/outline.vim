@@ -94,6 +94,10 @@ export def Stderr(): string
 enddef
 
 def OnExit(j: any, status: number)
+  if job != v:null && j != job
+    # A server that stopped after another was started.
+    return
+  endif
   g:outline_exit_status = status
   pending = {}
   job = v:null
@@ -280,6 +284,11 @@ export def Query(method: string, params: dict<any>): list<any>
     return [v:null, {code: -32098, message: method .. ' got no answer'}]
   endif
   return [got.result, got.err]
+enddef
+
+# The process id of the server, or 0 when it is not running.
+export def ServerPid(): number
+  return job != v:null && job_status(job) == 'run' ? job_info(job).process : 0
 enddef
 
 # shutdown, exit; waits for the server and returns its exit status.
@@ -712,7 +721,8 @@ def Writable(pb: number, on: bool)
   setbufvar(pane.buf, '&modifiable', on ? 1 : 0)
 enddef
 
-# Shows `text` in place of the items (an empty list, an error).
+# Shows `text` in place of the items (an empty list, an error), wrapped at
+# the pane's width so that all of it can be read.
 def Placeholder(pb: number, text: string)
   var pane = store[string(pb)]
   if !bufexists(pane.buf)
@@ -722,6 +732,19 @@ def Placeholder(pb: number, text: string)
   silent deletebufline(pane.buf, 2, '$')
   setbufline(pane.buf, 1, text)
   Writable(pane.buf, false)
+  Wrap(pane.buf, true)
+enddef
+
+# Items are broken by the server at the pane's width and never wrap; a
+# placeholder does.
+def Wrap(pb: number, on: bool)
+  var pane = store[string(pb)]
+  for w in win_findbuf(pane.buf)
+    if getwinvar(w, '&wrap') != on
+      setwinvar(w, '&wrap', on)
+      setwinvar(w, '&linebreak', on)
+    endif
+  endfor
 enddef
 
 # No items any more: `text` says why.
@@ -757,6 +780,7 @@ def DrawAll(pb: number, chunks: list<dict<any>>, d: dict<any>)
     prop_remove({type: 'outline_match', bufnr: pane.buf, all: true}, 1, pane.nlines)
   endif
   setbufline(pane.buf, 1, d.lines)
+  Wrap(pane.buf, false)
   if have > len(d.lines)
     silent deletebufline(pane.buf, len(d.lines) + 1, '$')
   endif
@@ -863,6 +887,7 @@ def InsertChunks(pb: number, start: number, chunks: list<dict<any>>, d: dict<any
     if pane.nlines == 0
       silent deletebufline(pane.buf, 2, '$')
       setbufline(pane.buf, 1, d.lines)
+      Wrap(pane.buf, false)
     else
       appendbufline(pane.buf, at, d.lines)
     endif
@@ -1028,14 +1053,70 @@ def SetCursor(pb: number, lnum: number, top: number = 0)
   win_execute(win, 'winrestview(' .. string(view) .. ')')
 enddef
 
-# Puts the cursor back on the anchored item, where it was on the screen.
-def Restore(pb: number, anchor: dict<any>, changes: list<any>)
+# Puts the cursor back on the anchored item, where it was on the screen;
+# `again` >= 0 is where the item stands when it was deleted and inserted
+# again (a block replaced around it).
+def Restore(pb: number, anchor: dict<any>, changes: list<any>, again: number = -1)
   var pane = store[string(pb)]
   if anchor == {}
     return
   endif
+  if again >= 0
+    RestoreAt(pane.buf, again, anchor.off, anchor.screen)
+    return
+  endif
   var [index, gone] = MapIndex(anchor.index, changes)
   RestoreAt(pane.buf, index, gone ? 0 : anchor.off, anchor.screen)
+enddef
+
+# Where the item at `index` stood in the block of `changes` that deleted
+# it (0 when none did).
+def OffsetInDeleted(index: number, changes: list<any>): number
+  var i = index
+  for c in changes
+    if c.kind == 'insert'
+      if c.start <= i
+        i += c.count
+      endif
+    elseif c.start + c.count <= i
+      i -= c.count
+    elseif c.start <= i
+      return i - c.start
+    endif
+  endfor
+  return 0
+enddef
+
+# Insert `ranges` ([start, count]; [] for a delete) cut to at most PAGE
+# items each, around `offset` in a longer one.
+def NearRanges(ranges: list<any>, offset: number): list<any>
+  return mapnew(ranges, (_, rg) => rg == [] || rg[1] <= PAGE ? rg
+    : [rg[0] + max([0, min([offset - PAGE / 2, rg[1] - PAGE])]), PAGE])
+enddef
+
+# The index of the anchored item among the inserted `rows` (per change, at
+# the final-list `ranges`) when `changes` deleted it; -1 when they did not,
+# or did not insert it again; -2 when they did delete it and `rows` is [].
+def Reinserted(anchor: dict<any>, changes: list<any>, ranges: list<any>, rows: list<any>): number
+  if anchor == {} || type(anchor.id) != v:t_string || !MapIndex(anchor.index, changes)[1]
+    return -1
+  elseif rows == []
+    return -2
+  endif
+  var k = 0
+  for c in changes
+    if c.kind == 'insert'
+      var i = 0
+      for r in rows[k]
+        if r.id == anchor.id
+          return ranges[k][0] + i
+        endif
+        i += 1
+      endfor
+    endif
+    k += 1
+  endfor
+  return -1
 enddef
 
 def RestoreAt(pb: number, index: number, off: number, screen: number)
@@ -1051,10 +1132,26 @@ def RestoreAt(pb: number, index: number, off: number, screen: number)
   SetCursor(pane.buf, lnum, max([1, lnum - screen]))
 enddef
 
+# Puts the cursor on the item at `index`; `top` > 0 sets the window's top
+# line, else the window scrolls as little as shows the whole item (its
+# first line when it is taller than the window).
 def ShowIndex(pb: number, index: any, top: number = 0)
   var pane = store[string(pb)]
-  if type(index) == v:t_number && index >= 0
-    SetCursor(pane.buf, LineOf(pane.buf, index), top)
+  if type(index) != v:t_number || index < 0
+    return
+  endif
+  var lnum = LineOf(pane.buf, index)
+  SetCursor(pane.buf, lnum, top)
+  var win = PaneWin(pane.buf)
+  if top > 0 || win < 0 || index >= Count(pane.buf)
+    return
+  endif
+  var [ci, o, _] = Locate(pane.buf, index)
+  var last = lnum + pane.chunks[ci].heights[o] - 1
+  var height = winheight(win)
+  var w0 = line('w0', win)
+  if last > w0 + height - 1
+    SetCursor(pane.buf, lnum, max([lnum - height + 1, min([lnum, last - height + 1])]))
   endif
 enddef
 
@@ -1096,7 +1193,8 @@ enddef
 
 # Fetches `ranges` ([start, count] in the server's list; [] is skipped) in
 # requests of at most PAGE items, close ranges in one, all sent at once:
-# `what` 'rows' (visibleRows with lines) or 'heights' (rowHeights).
+# `what` 'rows' (visibleRows with lines), 'ids' (visibleRows without them)
+# or 'heights' (rowHeights).
 # Cb(per range: the rows, or {heights, tops, end}; ok): ok is false when an
 # answer is not of `version` (the list moved on meanwhile).
 def Fetch(pb: number, what: string, ranges: list<any>, version: number, Cb: func)
@@ -1140,6 +1238,8 @@ def Fetch(pb: number, what: string, ranges: list<any>, version: number, Cb: func
   for [s, c] in reqs
     if what == 'rows'
       Send('visibleRows', {uri: pane.uri, start: s, count: c, include: ['lines']}, Collector(key, i, c, version))
+    elseif what == 'ids'
+      Send('visibleRows', {uri: pane.uri, start: s, count: c}, Collector(key, i, c, version))
     else
       Send('rowHeights', {uri: pane.uri, start: s, count: c}, Collector(key, i, c, version))
     endif
@@ -1154,7 +1254,7 @@ var next_fetch = 1
 def Collector(key: string, i: number, want: number, version: number): func
   return (result, err) => {
     var st = fetches[key]
-    if err != {} || result.version != version || len(st.what == 'rows' ? result.rows : result.heights) != want
+    if err != {} || result.version != version || len(st.what == 'heights' ? result.heights : result.rows) != want
       st.ok = false
     else
       st.answers[i] = result
@@ -1179,7 +1279,7 @@ def Fetched(key: string)
   endif
   var out: list<any> = []
   for mine in st.pieces
-    if st.what == 'rows'
+    if st.what != 'heights'
       var rows: list<any> = []
       for [r, off, c] in mine
         extend(rows, st.answers[r].rows[off : off + c - 1])
@@ -1269,7 +1369,24 @@ def Apply(pb: number, result: dict<any>, Then: func)
       endfor
     endif
     pane.version = version
-    Restore(pane.buf, anchor, changes)
+    if what == 'heights' && Reinserted(anchor, changes, ranges, []) == -2
+      # The anchored item was in a block replaced by items not fetched yet:
+      # their ids tell where it is now (looked for among at most PAGE of
+      # each inserted block, around the place it had in the deleted one).
+      Restore(pane.buf, anchor, changes)
+      var near = NearRanges(ranges, OffsetInDeleted(anchor.index, changes))
+      Fetch(pane.buf, 'ids', near, version, (ids, found) => {
+        if found
+          var again = Reinserted(anchor, changes, near, ids)
+          if again >= 0
+            RestoreAt(pane.buf, again, anchor.off, anchor.screen)
+          endif
+        endif
+        FillView(pane.buf, () => Then(changes))
+      })
+      return
+    endif
+    Restore(pane.buf, anchor, changes, what == 'rows' ? Reinserted(anchor, changes, ranges, got) : -1)
     FillView(pane.buf, () => Then(changes))
   })
 enddef
@@ -2056,13 +2173,21 @@ def FilterOp(query: string, pb: number)
         Clear(pane.buf, EmptyText(pane.buf))
         Say('no item matches "' .. query .. '"')
       else
+        # The server lists at most PAGE matches: that many means as many or more.
         var n = len(result.matches)
-        Say(printf('%s%d %s "%s"', n >= PAGE ? 'the first ' : '', n, n == 1 ? 'item matches' : 'items match', query), 'None')
+        Say(printf('%s %s "%s"', Thousands(n) .. (n >= PAGE ? ' or more' : ''),
+          n == 1 ? 'item matches' : 'items match', query), 'None')
         ShowIndex(pane.buf, result.matches != [] ? result.matches[0].index : 0, 1)
       endif
       Settle(pane.buf)
     })
   })
+enddef
+
+# `n` with a comma between thousands: 32,925.
+def Thousands(n: number): string
+  var digits = string(n)
+  return substitute(digits, '\d\zs\ze\%(\d\d\d\)\+$', ',', 'g')
 enddef
 
 # Highlights the filter matches of the rows shown (in list order).
@@ -2446,6 +2571,23 @@ def Syntax()
   syntax match OutlineInactive /^\s*○ .*$/
 enddef
 
+# :Outline for a pane that exists: when the server stopped, starts it again
+# and opens the outline of every pane again (each said :Outline would).
+def Reopen()
+  if Running()
+    return
+  endif
+  if !Start()
+    return
+  endif
+  for pane in values(panes)
+    if !pane.open && !pane.busy && pane.queue == []
+      Clear(pane.buf, '(opening ' .. fnamemodify(pane.path == '' ? pane.uri : pane.path, ':~:.') .. '…)')
+      Enqueue(pane.buf, OpenOp)
+    endif
+  endfor
+enddef
+
 # Opens the pane for FILE (read from disk, followed when it changes) or for
 # the current YAML buffer (followed as you type).
 export def Open(file: string)
@@ -2454,6 +2596,10 @@ export def Open(file: string)
   var path = ''
   if file != ''
     path = fnamemodify(expand(file), ':p')
+  elseif Current() != {}
+    # In a pane: open its outline again (after the server stopped).
+    Reopen()
+    return
   else
     src = bufnr()
     var name = bufname(src)
@@ -2473,6 +2619,7 @@ export def Open(file: string)
         execute 'botright vertical sbuffer ' .. pane.buf
         execute 'vertical resize ' .. Opt('width', 40)
       endif
+      Reopen()
       return
     endif
   endfor

@@ -408,13 +408,60 @@ def Contacts()
   Step('* opens the sibling groups', () => {
     Eq(Text(s.pane), Reference(s.uri), 'the pane after *')
     True(index(Text(s.pane), '▾ Blacklist  0/3') >= 0, '* opens Blacklist')
-    # The file changes on disk under a pane opened on the file.
-    Type(":Outline " .. s.file .. "\<CR>")
+    # The server stops (killed): :Outline starts it again, from the YAML
+    # window and with the file's name.
+    s.pid = outline#ServerPid()
+    True(s.pid > 0, 'the server is running')
+    system('kill ' .. s.pid)
+    s.since = reltime()
   })
+  Restarted('in the YAML window')
+  Restarted('with the file name')
   Step('a second :Outline on the same file goes to its pane', () => {
     Eq(bufnr(), s.pane, 'the same pane')
     Type(":bwipeout\<CR>")
   })
+enddef
+
+# The server has been killed: :Outline `how`, typed in the YAML window,
+# starts it again.
+def Restarted(how: string)
+  Step('(the server is seen stopped)', () => {
+    if getbufline(s.pane, 1)[0] !~ 'exited' && reltimefloat(reltime(s.since)) < 30
+      Again()
+      return
+    endif
+    var said = '(the outline server exited (status -1); :Outline opens it again)'
+    Eq(Text(s.pane), [said], 'the pane says the server stopped')
+    # All of it can be read in the 40-cell pane: it wraps.
+    var win = bufwinid(s.pane)
+    Eq(screenpos(win, 1, len(said)).row - screenpos(win, 1, 1).row, 1, 'the message on two screen lines')
+    InSource()
+    Type(how == 'in the YAML window' ? ":Outline\<CR>" : ":Outline " .. s.file .. "\<CR>")
+  })
+  Step(':Outline ' .. how .. ' starts the server again and opens the outline in the pane', () => {
+    Eq(bufnr(), s.pane, 'in the same pane')
+    True(outline#ServerPid() > 0 && outline#ServerPid() != s.pid, 'a new server runs')
+    Eq(Text(s.pane), Reference(s.uri), 'the pane after :Outline')
+    Eq(&wrap, false, 'items do not wrap')
+    if how == 'in the YAML window'
+      s.pid = outline#ServerPid()
+      system('kill ' .. s.pid)
+      s.since = reltime()
+    else
+      # The groups as before the server stopped (it may have stopped before
+      # it saved them).
+      Type("ggzM*:Outline " .. s.file .. "\<CR>")
+    endif
+  })
+enddef
+
+# Changes a group's title in the file on disk.
+def ChangeTitle(from: string, to: string)
+  var text = readfile(s.file)
+  text[index(text, '    title: ' .. from)] = '    title: ' .. to
+  writefile(text, s.file)
+  s.since = reltime()
 enddef
 
 def FilePane()
@@ -422,21 +469,44 @@ def FilePane()
     InSource()
     Type(":only | Outline " .. s.file .. "\<CR>")
   })
-  Step('the file pane follows the file on disk', () => {
+  Step('the file pane', () => {
     s.pane = bufnr()
     Eq(Text(s.pane), Reference(s.uri), 'the file pane')
-    var text = readfile(s.file)
-    text[index(text, '    title: My Friends')] = '    title: Old Friends'
-    writefile(text, s.file)
-    s.since = reltime()
+    Type('gg')
+  })
+  Step('the file changes on disk, the cursor on the group it changes', () => {
+    Eq(getline('.'), '▾ My Friends  4/10', 'the cursor on the first group')
+    # The group keeps its id; the rows whose ids come from its title do not:
+    # the server replaces the block from the group to the last of them.
+    ChangeTitle('My Friends', 'Old Friends')
   })
   Step('(the file is seen changed)', () => {
-    if getbufline(s.pane, 1)[0] != '▾ Old Friends  4/10' && reltimefloat(reltime(s.since)) < 30
+    if getbufline(s.pane, 1)[0] !~ 'Old Friends' && reltimefloat(reltime(s.since)) < 30
       Again()   # the server polls the file a few times a second
       return
     endif
-    Eq(getbufline(s.pane, 1)[0], '▾ Old Friends  4/10', 'the pane follows the file on disk')
     Eq(Text(s.pane), Reference(s.uri), 'the file pane after the change')
+    Eq(getbufline(s.pane, 1)[0], '▾ Old Friends  4/10', 'the pane follows the file on disk')
+    Eq([line('.'), winline(), getline('.')], [1, 1, '▾ Old Friends  4/10'],
+      'the cursor stays on the group, on its screen line')
+    # Alice Chen, on the third screen line.
+    Type("jj\<C-E>")
+  })
+  Step('the file changes on disk, the cursor on a row in the block it replaces', () => {
+    Eq([line('.'), winline(), getline('.')], [4, 3, '  ● Alice Chen'], 'the cursor on Alice Chen')
+    # The pane fetched the first change's items as heights first (with
+    # g:outline_eager 4); this one's come whole.
+    g:outline_eager = 1000
+    ChangeTitle('Old Friends', 'My Friends')
+  })
+  Step('(the file is seen changed back)', () => {
+    if getbufline(s.pane, 1)[0] !~ 'My Friends' && reltimefloat(reltime(s.since)) < 30
+      Again()
+      return
+    endif
+    Eq(Text(s.pane), Reference(s.uri), 'the file pane after the change back')
+    Eq([line('.'), winline(), getline('.')], [4, 3, '  ● Alice Chen'],
+      'the cursor stays on Alice Chen, on her screen line')
     # A broken file: the pane says so, and recovers when it is fixed.
     s.broken = dir .. '/broken.yaml'
     writefile(['groups:', '  - title: A', '    title: B'], s.broken)
@@ -484,6 +554,9 @@ def FilePane()
     mkdir(doc, 'p')
     writefile(readfile(root .. '/editors/vim/doc/outline.txt'), doc .. '/outline.txt')
     execute 'helptags ' .. fnameescape(doc)
+    # The tags that ship are those of the help as it is.
+    Eq(readfile(root .. '/editors/vim/doc/tags'), readfile(doc .. '/tags'),
+      'editors/vim/doc/tags is up to date (:helptags editors/vim/doc)')
     &runtimepath ..= ',' .. dir
     Type(":help outline\<CR>")
   })
@@ -528,6 +601,7 @@ def Debian()
     var last = RefRow(Rows(uri, s.total - 1, 1)[0])
     Eq(getline(line('$') - len(last) + 1, '$'), last, 'the last item drawn at the end')
     Eq(line('.'), line('$') - len(last) + 1, 'the cursor on the last item')
+    Eq(line('w$'), line('$'), 'the whole last item in the window, its detail too')
     var top = line('w0')
     var view = Ask('visibleRows', {uri: uri, viewport: {top: top - 1, height: winheight(0)}, include: ['lines']})
     var drawn: list<string> = []
@@ -563,11 +637,14 @@ def Debian()
     Eq(Text(s.pane), Reference(uri), 'filtered by "zope"')
     True(index(Text(s.pane), '▾ zope 15  0/15') >= 0, 'the zope group open, with its rows')
     g:outline_fill = 0
+    Eq(split(Messages(), "\n")[-1], 'outline: 18 items match "zope"', 'the number of matches')
     Type("/\<C-U>lib\<CR>")
   })
   Step('filter lib', () => {
     var info = Total(uri)
     True(info.total > 30000, 'the filter lib shows more than 30,000 items')
+    # The server lists the first 10,000 matches.
+    Eq(split(Messages(), "\n")[-1], 'outline: 10,000 or more items match "lib"', 'the message on the matches')
     Eq(line('$'), info.contentHeight, 'every line of the filtered list')
     Type('G')
   })
@@ -575,6 +652,7 @@ def Debian()
     var info = Total(uri)
     var last = RefRow(Rows(uri, info.total - 1, 1)[0])
     Eq(getline(line('$') - len(last) + 1, '$'), last, 'the last filtered item drawn at the end')
+    Eq(line('w$'), line('$'), 'the whole last filtered item in the window')
     Type("/\<C-U>\<CR>zMgg")
   })
   Step(':e! on the Debian YAML', () => {
