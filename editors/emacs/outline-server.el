@@ -835,13 +835,64 @@ which stands at INDEX, no other slot is looked at."
                 (push (cons k r) items)))))))
     (outline-server--put pane (nreverse items))))
 
+(defun outline-server--place (pane changes)
+  "Where PANE's point stands, as a function that puts it back after CHANGES.
+Point is on an item (the line of it and the column); its window shows
+that line on one of its lines.  After the server's CHANGES, the
+function puts point on the same line of the item with the same id
+\(or the group of it shown, if it is gone), on the same window line
+when it can.  nil when point is on no item."
+  (let* ((buf (outline-server--pane-buffer pane))
+         (win (get-buffer-window buf t)))
+    (with-current-buffer buf
+      (save-restriction
+        (widen)
+        (let* ((pos (if win (window-point win) (point)))
+               (k (outline-server--slot-at pane pos))
+               (row (and k (outline-server--row (aref (outline-server--pane-rows pane) k)))))
+          (when row
+            (let* ((id (outline-server--item-id row))
+                   (fallback (outline-server--ancestors pane id))
+                   (index (outline-server--map-index k changes))
+                   (line (1- (line-number-at-pos pos)))
+                   (in-item (- line (outline-server--line-of pane k)))
+                   (column (save-excursion (goto-char pos) (current-column)))
+                   (shown (and win (- line (1- (line-number-at-pos (window-start win)))))))
+              (lambda ()
+                (let ((k (outline-server--slot-with pane id index)))
+                  (while (and (not k) fallback)
+                    (setq k (outline-server--slot-of pane (pop fallback))
+                          in-item 0 column nil))
+                  (when k
+                    (with-current-buffer buf
+                      (goto-char (point-min))
+                      (let ((line (+ (outline-server--line-of pane k)
+                                     (min in-item (max 0 (1- (aref (outline-server--pane-heights pane) k)))))))
+                        (forward-line line)
+                        (if column (move-to-column column) (back-to-indentation))
+                        (dolist (w (get-buffer-window-list buf nil t)) (set-window-point w (point)))
+                        (when (and shown (window-live-p win) (<= 0 shown) (< shown (window-body-height win)))
+                          (set-window-start win (save-excursion (forward-line (- (min shown line)))
+                                                                (line-beginning-position))
+                                            t))))))))))))))
+
+(defun outline-server--apply-keeping-place (pane res)
+  "Apply RES, changes no command asked for (an edit, the file read again), to PANE.
+Point stays on its item, unless a command waits to put it elsewhere."
+  (let ((back (and (not (outline-server--pane-goto pane))
+                   (> (length (plist-get res :changes)) 0)
+                   (outline-server--place pane (plist-get res :changes)))))
+    (outline-server--apply-result pane res)
+    (when (and back (not (outline-server--pane-goto pane)))
+      (setf (outline-server--pane-goto pane) back))))
+
 (defun outline-server--on-notification (_conn method params)
   "Handle the server's notification METHOD with PARAMS."
   (outline-server--guard
     (when (eq method 'outlineChanged)
       (let ((pane (outline-server--find-pane (plist-get params :uri))))
         (when (and pane (eq (outline-server--pane-state pane) 'open))
-          (outline-server--apply-result pane params)
+          (outline-server--apply-keeping-place pane params)
           (outline-server--show-diagnostics pane (plist-get params :diagnostics))
           (let ((src (outline-server--pane-src pane)))
             ;; The server read the file again: the buffer's unsaved changes are gone there.
@@ -1205,7 +1256,7 @@ known, so a keystroke does not count the lines of the whole buffer."
                   (cl-decf (outline-server--pane-syncs pane))
                   (when (outline-server--pane-live-p pane)
                     (outline-server--show-diagnostics pane (plist-get res :diagnostics))
-                    (outline-server--apply-result pane res)
+                    (outline-server--apply-keeping-place pane res)
                     (outline-server--settle pane)))
                 (lambda (err)
                   (cl-decf (outline-server--pane-syncs pane))

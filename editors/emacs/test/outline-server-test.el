@@ -116,6 +116,23 @@ Return the pane's buffer."
       (ost-settle pane)
       pane)))
 
+(defun ost-open-file (file)
+  "Press C-u M-x outline-server-open for FILE: a pane on the file as on disk.
+Return the pane's buffer once it has settled."
+  (let ((before (buffer-list)))
+    (ost-keys (concat "C-u M-x outline-server-open RET " file " RET"))
+    (let ((pane (cl-find-if (lambda (b) (buffer-local-value 'outline-server--pane b))
+                            (cl-set-difference (buffer-list) before))))
+      (should pane)
+      (ost-settle pane)
+      pane)))
+
+(defun ost-window-line (buf)
+  "The line of BUF's window that its point is on, from 0."
+  (let ((w (get-buffer-window buf)))
+    (with-current-buffer buf
+      (count-lines (window-start w) (save-excursion (goto-char (window-point w)) (line-beginning-position))))))
+
 (defconst ost-contacts
   (ost-lines "▾ My Friends  4/10"
              "  ● 张伟 / Zhang Wei"
@@ -481,6 +498,38 @@ Return the pane's buffer."
                                 "The outline shows once the file is fixed.")))
       (ost-write file text)
       (ost-wait (lambda () (equal (ost-text pane) ost-contacts)) "the fixed outline"))))
+
+(ert-deftest outline-server-file-changed-keeps-place ()
+  "When the file changes on disk, point stays on its item, on the same window line."
+  (ost-with-server
+    (let* ((file (ost-copy "contacts.yaml"))
+           (text (with-temp-buffer (insert-file-contents file) (buffer-string)))
+           (pane (ost-open-file file))
+           (win (get-buffer-window pane)))
+      (should (equal (ost-text pane) ost-contacts))
+      (should (equal (ost-line pane) "▾ My Friends  4/10"))
+      ;; The group's title changes: the server replaces the group and the rows whose
+      ;; ids derive from its title, and point stays on the group, the header in view.
+      (ost-write file (replace-regexp-in-string "title: My Friends" "title: Friends X" text))
+      (ost-wait (lambda () (string-match-p "Friends X" (ost-text pane))) "the renamed group")
+      (ost-settle pane)
+      (should (equal (ost-text pane) (string-replace "My Friends" "Friends X" ost-contacts)))
+      (should (equal (ost-line pane) "▾ Friends X  4/10"))
+      (should (= (window-start win) (with-current-buffer pane (point-min))))
+      (should (= (ost-window-line pane) 0))
+      ;; On a row's detail line, the third line of the window: after the change, the
+      ;; same line of the same row, on the same line of the window.
+      (ost-keys "n n n n")
+      (should (equal (ost-line pane) "  ● Sarah Ng"))
+      (ost-keys "C-n C-u 2 C-l")
+      (should (equal (ost-line pane) "    On holiday: no laptop, no phone, no"))
+      (should (= (ost-window-line pane) 2))
+      (ost-write file text)
+      (ost-wait (lambda () (string-match-p "My Friends" (ost-text pane))) "the group renamed back")
+      (ost-settle pane)
+      (should (equal (ost-text pane) ost-contacts))
+      (should (equal (ost-line pane) "    On holiday: no laptop, no phone, no"))
+      (should (= (ost-window-line pane) 2)))))
 
 (ert-deftest outline-server-quit-last-window ()
   "q in the only window of the frame closes the pane and shows another buffer."
