@@ -225,7 +225,7 @@ object (a plist of :code, :message, :data), else the error is shown."
   query matches             ; the filter and its matches (id -> ranges)
   (fills 0)                 ; visibleRows requests in flight
   busy queue goto           ; a pane command in flight, those waiting, where to go after
-  message-shown             ; the buffer holds a message, not rows
+  message-shown             ; the buffer holds a message, not rows: (TEXT . WIDTH it is broken at)
   diagnostics               ; the last diagnostics (server plists)
   ;; Source sync
   edits full timer first-edit (gen 0) (syncs 0) before (anchor (cons 1 0))
@@ -684,15 +684,50 @@ consecutive slots are drawn in one insertion."
           (push (cons k r) items))))
     (outline-server--put pane (nreverse items))))
 
+(defun outline-server--wrap (text width)
+  "TEXT with every line wider than WIDTH columns broken into lines that fit.
+A line breaks at its last space that fits, else (a long word, text
+without spaces such as Chinese) at the last character that fits.  A
+line that starts with spaces goes on two columns further in, as the
+text of a list item does (less in a narrow pane); one that does not,
+at the left edge.
+- Complexity: O(n·w) in the characters of TEXT and WIDTH."
+  (mapconcat
+   (lambda (line)
+     (let* ((lead (- (length line) (length (string-trim-left line " +"))))
+            (indent (make-string (cond ((= lead 0) 0) ((<= (* 4 (+ lead 2)) width) (+ lead 2))
+                                       ((<= (* 4 lead) width) lead) (t 0))
+                                 ?\s))
+            (out nil))
+       (while (> (string-width line) width)
+         (let* ((head (truncate-string-to-width line width))
+                ;; The last space after a word that fits (the one just after HEAD too).
+                (space (let ((i (length head)) found)
+                         (while (and (not found) (> i lead))
+                           (when (and (eq (aref line i) ?\s) (not (eq (aref line (1- i)) ?\s)))
+                             (setq found i))
+                           (setq i (1- i)))
+                         found))
+                (cut (or space (max (1+ lead) (length head)))))
+           (push (string-trim-right (substring line 0 cut)) out)
+           (setq line (concat indent (string-trim-left (substring line cut) " +")))))
+       (push line out)
+       (mapconcat #'identity (nreverse out) "\n")))
+   (split-string text "\n") "\n"))
+
 (defun outline-server--show-message (pane text)
-  "Make TEXT the whole of PANE's buffer, in place of rows."
-  (with-current-buffer (outline-server--pane-buffer pane)
-    (let ((inhibit-read-only t))
-      (erase-buffer)
-      (insert (propertize text 'face 'outline-server-message))
-      (goto-char (point-min))
-      (set-buffer-modified-p nil)
-      (setf (outline-server--pane-message-shown pane) t))))
+  "Make TEXT the whole of PANE's buffer, in place of rows.
+Its lines are broken at the window's width: the pane cuts lines."
+  (let ((width (or (outline-server--window-width pane)
+                   (and (> (outline-server--pane-width pane) 0) (outline-server--pane-width pane))
+                   outline-server-width)))
+    (with-current-buffer (outline-server--pane-buffer pane)
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (propertize (outline-server--wrap text width) 'face 'outline-server-message))
+        (goto-char (point-min))
+        (set-buffer-modified-p nil)
+        (setf (outline-server--pane-message-shown pane) (cons text width))))))
 
 (defun outline-server--update-empty (pane)
   "Say why PANE shows no row, when it shows none."
@@ -953,11 +988,16 @@ NAME names the outline's text in the words for its diagnostics."
         (old (outline-server--pane-diagnostics pane)))
     (setf (outline-server--pane-diagnostics pane) diags)
     (with-current-buffer (outline-server--pane-buffer pane)
+      ;; The header line is cut at the window's width: the mouse over it shows
+      ;; every error, and they are said in the echo area when the text breaks.
       (setq header-line-format
             (and errs (let ((s (plist-get (plist-get (car errs) :range) :start)))
-                        (format " %d error%s, line %d: %s (outline as it last was)" (length errs)
-                                (if (= (length errs) 1) "" "s") (1+ (plist-get s :line))
-                                (plist-get (car errs) :message))))))
+                        (propertize
+                         (string-replace
+                          "%" "%%" (format " %d error%s, line %d: %s (outline as it last was)" (length errs)
+                                           (if (= (length errs) 1) "" "s") (1+ (plist-get s :line))
+                                           (plist-get (car errs) :message)))
+                         'help-echo (outline-server--diagnostics-text errs (outline-server--name pane)))))))
     (unless (equal old diags)
       (let ((src (outline-server--pane-src pane)))
         (when (buffer-live-p src)
@@ -1737,7 +1777,10 @@ In the last window of a frame, another buffer is shown instead."
 
 (defun outline-server--relayout (pane)
   "Lay PANE out again when its window's width changed."
-  (let ((width (outline-server--window-width pane)))
+  (let ((width (outline-server--window-width pane)) (shown (outline-server--pane-message-shown pane)))
+    ;; A message is broken at the width again (an open pane's is, once the layout is set).
+    (when (and width shown (/= width (cdr shown)) (not (eq (outline-server--pane-state pane) 'open)))
+      (outline-server--show-message pane (car shown)))
     (when (and width (eq (outline-server--pane-state pane) 'open)
                (/= width (outline-server--pane-width pane)))
       (setf (outline-server--pane-width pane) width)

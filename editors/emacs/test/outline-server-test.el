@@ -383,7 +383,8 @@ Return the pane's buffer once it has settled."
       (ost-keys "s zzz RET")
       (ost-settle pane)
       (should (equal (ost-text pane) (ost-lines "No item matches “zzz”."
-                                                "Press s to change the filter, or s RET to clear it.")))
+                                                "Press s to change the filter, or s RET"
+                                                "to clear it.")))
       (should (equal (ost-last-message) "No item matches “zzz”"))
       ;; Escape at the prompt cancels: the filter stays.
       (ost-keys "s lis ESC")
@@ -437,7 +438,11 @@ Return the pane's buffer once it has settled."
       (should (string-prefix-p (ost-lines "▾ My Friends Old  4/10") (ost-text pane)))
       (with-current-buffer pane
         (should (equal header-line-format
-                       " 1 error, line 17: duplicate key \"title\" (outline as it last was)")))
+                       " 1 error, line 17: duplicate key \"title\" (outline as it last was)"))
+        ;; The header line is cut at the window's width: the mouse over it says it whole.
+        (should (equal (get-text-property 0 'help-echo header-line-format)
+                       (concat "contacts.yaml has 1 error\n"
+                               "  line 17, column 5: duplicate key \"title\""))))
       (with-current-buffer src
         (should (cl-find 'error (overlays-in (point-min) (point-max)) :key (lambda (o) (overlay-get o 'face)))))
       ;; Deleting it brings the outline back in step.
@@ -494,8 +499,10 @@ Return the pane's buffer once it has settled."
       (ost-settle pane)
       (should (equal (ost-text pane)
                      (ost-lines "contacts.yaml has 1 error"
-                                "  line 17, column 5: duplicate key \"title\""
-                                "The outline shows once the file is fixed.")))
+                                "  line 17, column 5: duplicate key"
+                                "    \"title\""
+                                "The outline shows once the file is"
+                                "fixed.")))
       (ost-write file text)
       (ost-wait (lambda () (equal (ost-text pane) ost-contacts)) "the fixed outline"))))
 
@@ -531,6 +538,43 @@ Return the pane's buffer once it has settled."
       (should (equal (ost-line pane) "    On holiday: no laptop, no phone, no"))
       (should (= (ost-window-line pane) 2)))))
 
+(ert-deftest outline-server-long-message ()
+  "A message wider than the pane is broken into lines that fit, again when the width changes."
+  (ost-with-server
+    (unless ost-tmp (setq ost-tmp (make-temp-file "outline-emacs" t)))
+    (let* ((file (expand-file-name "缩进错了.yaml" ost-tmp))
+           (pane (progn (with-temp-file file (insert "groups:\n  - title: A\n   x: 1\n"))
+                        (ost-open-file file)))
+           (win (get-buffer-window pane)))
+      (should (equal (ost-text pane)
+                     (ost-lines "缩进错了.yaml has 1 error"
+                                "  line 3, column 4: while parsing a"
+                                "    block collection: did not find"
+                                "    expected '-' indicator"
+                                "The outline shows once the file is"
+                                "fixed.")))
+      ;; Two columns less: the message is broken again.
+      (ost-keys "C-u 2 C-x {" pane)
+      (run-hook-with-args 'window-size-change-functions (selected-frame))
+      (should (= (window-max-chars-per-line win) 37))
+      (should (equal (ost-text pane)
+                     (ost-lines "缩进错了.yaml has 1 error"
+                                "  line 3, column 4: while parsing a"
+                                "    block collection: did not find"
+                                "    expected '-' indicator"
+                                "The outline shows once the file is"
+                                "fixed.")))
+      ;; Eleven columns: a word too long for a line is broken too, a wide character
+      ;; counting two.
+      (ost-keys "C-u 26 C-x {" pane)
+      (run-hook-with-args 'window-size-change-functions (selected-frame))
+      (should (= (window-max-chars-per-line win) 11))
+      (should (equal (ost-text pane)
+                     (ost-lines "缩进错了.ya" "ml has 1" "error"
+                                "  line 3," "  column 4:" "  while" "  parsing a" "  block"
+                                "  collectio" "  n: did" "  not find" "  expected" "  '-'" "  indicator"
+                                "The outline" "shows once" "the file is" "fixed."))))))
+
 (ert-deftest outline-server-quit-last-window ()
   "q in the only window of the frame closes the pane and shows another buffer."
   (ost-with-server
@@ -555,8 +599,10 @@ Return the pane's buffer once it has settled."
       (let* ((src (current-buffer)) (pane (ost-open file)))
         (should (equal (ost-text pane)
                        (ost-lines "contacts.yaml has 1 error"
-                                  "  line 17, column 5: duplicate key \"title\""
-                                  "The outline shows once the text is fixed.")))
+                                  "  line 17, column 5: duplicate key"
+                                  "    \"title\""
+                                  "The outline shows once the text is"
+                                  "fixed.")))
         (should (eq (window-buffer) pane))
         ;; A key in the pane says why nothing happens.
         (should (equal (cadr (should-error (ost-keys "TAB") :type 'user-error))
