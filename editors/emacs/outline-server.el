@@ -1643,6 +1643,10 @@ goes to the next item starting with deb.  Case does not matter."
     (setf (outline-server--pane-matches pane) (and (> (hash-table-count new) 0) new))
     (outline-server--redraw pane ids)))
 
+(defconst outline-server--match-cap 10000
+  "Most matches a filterOutline answer lists (docs/protocol.md).
+The matches after those are shown, not highlighted.")
+
 (defvar outline-server--filter-history nil "Filters typed before.")
 
 (defun outline-server--escape ()
@@ -1677,7 +1681,8 @@ another key follows at once, it is that Meta key."
 (defun outline-server-filter (query)
   "Show only the items containing QUERY, with their groups.
 Case does not matter; a group whose title matches shows with everything
-in it; the matches are highlighted.  An empty QUERY clears the filter.
+in it; the matches are highlighted (the first 10,000: the server lists
+no more, and the message says so).  An empty QUERY clears the filter.
 Escape or \\[keyboard-quit] at the prompt leaves the filter as it was."
   (interactive (list (outline-server--read
                       (let ((q (and outline-server--pane (outline-server--pane-query outline-server--pane))))
@@ -1703,6 +1708,10 @@ Escape or \\[keyboard-quit] at the prompt leaves the filter as it was."
                      (message "%s" (cond ((string-empty-p query) "Filter cleared")
                                          ((= (length (plist-get res :matches)) 0)
                                           (format "No item matches “%s”" query))
+                                         ((>= (length (plist-get res :matches)) outline-server--match-cap)
+                                          (format "Filter “%s”: %s shown, the first %s matches highlighted (the most the server lists)"
+                                                  query (outline-server--count (plist-get res :total))
+                                                  (outline-server--thousands outline-server--match-cap)))
                                          (t (format "Filter “%s”: %s shown" query
                                                     (outline-server--count (plist-get res :total)))))))))))))))
 

@@ -822,6 +822,10 @@ shows is checked against what the server lists, not against numbers."
       (let ((total (outline-server--pane-count (buffer-local-value 'outline-server--pane pane))))
         (should (> total 10000))
         (should (equal (ost-mode-line pane) (format " %s filter “lib”" (outline-server--count total))))
+        ;; The server lists the first 10,000 matches: the pane says only those are highlighted.
+        (should (equal (ost-last-message)
+                       (format "Filter “lib”: %s shown, the first 10,000 matches highlighted (the most the server lists)"
+                               (outline-server--count total))))
         (should (equal (ost-line pane) (ost-first-line (ost-server-rows uri (1- total) 1)))))
       (with-current-buffer src (set-buffer-modified-p nil)))))
 
