@@ -872,11 +872,11 @@ which stands at INDEX, no other slot is looked at."
 
 (defun outline-server--place (pane changes)
   "Where PANE's point stands, as a function that puts it back after CHANGES.
-Point is on an item (the line of it and the column); its window shows
-that line on one of its lines.  After the server's CHANGES, the
-function puts point on the same line of the item with the same id
-\(or the group of it shown, if it is gone), on the same window line
-when it can.  nil when point is on no item."
+Point is on a line of an item, at a column; its window shows that line
+on one of its lines.  After the server's CHANGES, the function puts
+point on the same line of the item with the same id (or, when that id
+is gone, on the item that took its place), on the same window line when
+it can.  nil when point is on no item."
   (let* ((buf (outline-server--pane-buffer pane))
          (win (get-buffer-window buf t)))
     (with-current-buffer buf
@@ -887,17 +887,15 @@ when it can.  nil when point is on no item."
                (row (and k (outline-server--row (aref (outline-server--pane-rows pane) k)))))
           (when row
             (let* ((id (outline-server--item-id row))
-                   (fallback (outline-server--ancestors pane id))
-                   (index (outline-server--map-index k changes))
+                   (place (outline-server--map-place k changes))
                    (line (1- (line-number-at-pos pos)))
                    (in-item (- line (outline-server--line-of pane k)))
                    (column (save-excursion (goto-char pos) (current-column)))
                    (shown (and win (- line (1- (line-number-at-pos (window-start win)))))))
               (lambda ()
-                (let ((k (outline-server--slot-with pane id index)))
-                  (while (and (not k) fallback)
-                    (setq k (outline-server--slot-of pane (pop fallback))
-                          in-item 0 column nil))
+                (let ((k (outline-server--slot-with pane id place)) (n (outline-server--pane-count pane)))
+                  (when (and (not k) (> n 0))
+                    (setq k (min place (1- n)) in-item 0 column nil))
                   (when k
                     (with-current-buffer buf
                       (goto-char (point-min))
@@ -1456,6 +1454,24 @@ Else the slot holding it, or nil."
                       ((>= index s) (setq index nil)))))))
         changes)
   index)
+
+(defun outline-server--map-place (index changes)
+  "Where the item at INDEX stands after CHANGES, or the item that took its place.
+An item deleted gives way to the one at the same place in what is
+inserted where it was (a group renamed comes back as a block of as many
+items, those of its rows whose ids derive from its title among them),
+else to the item after what was deleted."
+  (let ((offset nil))
+    (mapc (lambda (c)
+            (let ((s (plist-get c :start)) (n (plist-get c :count)))
+              (if (equal (plist-get c :kind) "insert")
+                  (cond ((and offset (= s index))
+                         (setq index (+ s (if (< offset n) offset n)) offset nil))
+                        ((<= s index) (setq index (+ index n))))
+                (cond ((>= index (+ s n)) (setq index (- index n)))
+                      ((>= index s) (setq offset (- index s) index s))))))
+          changes)
+    index))
 
 (defun outline-server--goto-id (pane id &optional fallback index)
   "Put PANE's point on the item ID, which may stand at INDEX.

@@ -536,7 +536,26 @@ Return the pane's buffer once it has settled."
       (ost-settle pane)
       (should (equal (ost-text pane) ost-contacts))
       (should (equal (ost-line pane) "    On holiday: no laptop, no phone, no"))
-      (should (= (ost-window-line pane) 2)))))
+      (should (= (ost-window-line pane) 2))
+      ;; Marco Rossi has no id of his own: his id, My Friends/Marco Rossi, goes
+      ;; with the group's title.  Point stays on the row that takes his place.
+      (ost-keys "M")
+      (ost-settle pane)
+      (should (equal (ost-line pane) "  ○ Marco Rossi"))
+      (let ((line (ost-window-line pane)))
+        (ost-write file (replace-regexp-in-string "title: My Friends" "title: Friends X" text))
+        (ost-wait (lambda () (string-match-p "Friends X" (ost-text pane))) "the renamed group")
+        (ost-settle pane)
+        (should (equal (ost-text pane) (string-replace "My Friends" "Friends X" ost-contacts)))
+        (should (equal (ost-line pane) "  ○ Marco Rossi"))
+        (should (= (ost-window-line pane) line))
+        ;; His row deleted, point goes to the row after it.
+        (ost-write file (replace-regexp-in-string "title: My Friends" "title: Friends X"
+                                                  (replace-regexp-in-string "      - title: Marco Rossi\n\\(        .*\n\\)*" "" text)))
+        (ost-wait (lambda () (not (string-match-p "Marco" (ost-text pane)))) "the row deleted")
+        (ost-settle pane)
+        (should (equal (ost-line pane) "  ○ 刘洋 (Liu Yang)"))
+        (should (= (ost-window-line pane) line))))))
 
 (ert-deftest outline-server-long-message ()
   "A message wider than the pane is broken into lines that fit, again when the width changes."
