@@ -225,7 +225,7 @@ object (a plist of :code, :message, :data), else the error is shown."
   query matches             ; the filter and its matches (id -> ranges)
   (fills 0)                 ; visibleRows requests in flight
   busy queue goto           ; a pane command in flight, those waiting, where to go after
-  message-shown             ; the buffer holds a message, not rows
+  message-shown             ; the buffer holds a message, not rows: (TEXT . WIDTH it is broken at)
   diagnostics               ; the last diagnostics (server plists)
   ;; Source sync
   edits full timer first-edit (gen 0) (syncs 0) before (anchor (cons 1 0))
@@ -684,15 +684,50 @@ consecutive slots are drawn in one insertion."
           (push (cons k r) items))))
     (outline-server--put pane (nreverse items))))
 
+(defun outline-server--wrap (text width)
+  "TEXT with every line wider than WIDTH columns broken into lines that fit.
+A line breaks at its last space that fits, else (a long word, text
+without spaces such as Chinese) at the last character that fits.  A
+line that starts with spaces goes on two columns further in, as the
+text of a list item does (less in a narrow pane); one that does not,
+at the left edge.
+- Complexity: O(n·w) in the characters of TEXT and WIDTH."
+  (mapconcat
+   (lambda (line)
+     (let* ((lead (- (length line) (length (string-trim-left line " +"))))
+            (indent (make-string (cond ((= lead 0) 0) ((<= (* 4 (+ lead 2)) width) (+ lead 2))
+                                       ((<= (* 4 lead) width) lead) (t 0))
+                                 ?\s))
+            (out nil))
+       (while (> (string-width line) width)
+         (let* ((head (truncate-string-to-width line width))
+                ;; The last space after a word that fits (the one just after HEAD too).
+                (space (let ((i (length head)) found)
+                         (while (and (not found) (> i lead))
+                           (when (and (eq (aref line i) ?\s) (not (eq (aref line (1- i)) ?\s)))
+                             (setq found i))
+                           (setq i (1- i)))
+                         found))
+                (cut (or space (max (1+ lead) (length head)))))
+           (push (string-trim-right (substring line 0 cut)) out)
+           (setq line (concat indent (string-trim-left (substring line cut) " +")))))
+       (push line out)
+       (mapconcat #'identity (nreverse out) "\n")))
+   (split-string text "\n") "\n"))
+
 (defun outline-server--show-message (pane text)
-  "Make TEXT the whole of PANE's buffer, in place of rows."
-  (with-current-buffer (outline-server--pane-buffer pane)
-    (let ((inhibit-read-only t))
-      (erase-buffer)
-      (insert (propertize text 'face 'outline-server-message))
-      (goto-char (point-min))
-      (set-buffer-modified-p nil)
-      (setf (outline-server--pane-message-shown pane) t))))
+  "Make TEXT the whole of PANE's buffer, in place of rows.
+Its lines are broken at the window's width: the pane cuts lines."
+  (let ((width (or (outline-server--window-width pane)
+                   (and (> (outline-server--pane-width pane) 0) (outline-server--pane-width pane))
+                   outline-server-width)))
+    (with-current-buffer (outline-server--pane-buffer pane)
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (propertize (outline-server--wrap text width) 'face 'outline-server-message))
+        (goto-char (point-min))
+        (set-buffer-modified-p nil)
+        (setf (outline-server--pane-message-shown pane) (cons text width))))))
 
 (defun outline-server--update-empty (pane)
   "Say why PANE shows no row, when it shows none."
@@ -835,13 +870,62 @@ which stands at INDEX, no other slot is looked at."
                 (push (cons k r) items)))))))
     (outline-server--put pane (nreverse items))))
 
+(defun outline-server--place (pane changes)
+  "Where PANE's point stands, as a function that puts it back after CHANGES.
+Point is on a line of an item, at a column; its window shows that line
+on one of its lines.  After the server's CHANGES, the function puts
+point on the same line of the item with the same id (or, when that id
+is gone, on the item that took its place), on the same window line when
+it can.  nil when point is on no item."
+  (let* ((buf (outline-server--pane-buffer pane))
+         (win (get-buffer-window buf t)))
+    (with-current-buffer buf
+      (save-restriction
+        (widen)
+        (let* ((pos (if win (window-point win) (point)))
+               (k (outline-server--slot-at pane pos))
+               (row (and k (outline-server--row (aref (outline-server--pane-rows pane) k)))))
+          (when row
+            (let* ((id (outline-server--item-id row))
+                   (place (outline-server--map-place k changes))
+                   (line (1- (line-number-at-pos pos)))
+                   (in-item (- line (outline-server--line-of pane k)))
+                   (column (save-excursion (goto-char pos) (current-column)))
+                   (shown (and win (- line (1- (line-number-at-pos (window-start win)))))))
+              (lambda ()
+                (let ((k (outline-server--slot-with pane id place)) (n (outline-server--pane-count pane)))
+                  (when (and (not k) (> n 0))
+                    (setq k (min place (1- n)) in-item 0 column nil))
+                  (when k
+                    (with-current-buffer buf
+                      (goto-char (point-min))
+                      (let ((line (+ (outline-server--line-of pane k)
+                                     (min in-item (max 0 (1- (aref (outline-server--pane-heights pane) k)))))))
+                        (forward-line line)
+                        (if column (move-to-column column) (back-to-indentation))
+                        (dolist (w (get-buffer-window-list buf nil t)) (set-window-point w (point)))
+                        (when (and shown (window-live-p win) (<= 0 shown) (< shown (window-body-height win)))
+                          (set-window-start win (save-excursion (forward-line (- (min shown line)))
+                                                                (line-beginning-position))
+                                            t))))))))))))))
+
+(defun outline-server--apply-keeping-place (pane res)
+  "Apply RES, changes no command asked for (an edit, the file read again), to PANE.
+Point stays on its item, unless a command waits to put it elsewhere."
+  (let ((back (and (not (outline-server--pane-goto pane))
+                   (> (length (plist-get res :changes)) 0)
+                   (outline-server--place pane (plist-get res :changes)))))
+    (outline-server--apply-result pane res)
+    (when (and back (not (outline-server--pane-goto pane)))
+      (setf (outline-server--pane-goto pane) back))))
+
 (defun outline-server--on-notification (_conn method params)
   "Handle the server's notification METHOD with PARAMS."
   (outline-server--guard
     (when (eq method 'outlineChanged)
       (let ((pane (outline-server--find-pane (plist-get params :uri))))
         (when (and pane (eq (outline-server--pane-state pane) 'open))
-          (outline-server--apply-result pane params)
+          (outline-server--apply-keeping-place pane params)
           (outline-server--show-diagnostics pane (plist-get params :diagnostics))
           (let ((src (outline-server--pane-src pane)))
             ;; The server read the file again: the buffer's unsaved changes are gone there.
@@ -902,11 +986,16 @@ NAME names the outline's text in the words for its diagnostics."
         (old (outline-server--pane-diagnostics pane)))
     (setf (outline-server--pane-diagnostics pane) diags)
     (with-current-buffer (outline-server--pane-buffer pane)
+      ;; The header line is cut at the window's width: the mouse over it shows
+      ;; every error, and they are said in the echo area when the text breaks.
       (setq header-line-format
             (and errs (let ((s (plist-get (plist-get (car errs) :range) :start)))
-                        (format " %d error%s, line %d: %s (outline as it last was)" (length errs)
-                                (if (= (length errs) 1) "" "s") (1+ (plist-get s :line))
-                                (plist-get (car errs) :message))))))
+                        (propertize
+                         (string-replace
+                          "%" "%%" (format " %d error%s, line %d: %s (outline as it last was)" (length errs)
+                                           (if (= (length errs) 1) "" "s") (1+ (plist-get s :line))
+                                           (plist-get (car errs) :message)))
+                         'help-echo (outline-server--diagnostics-text errs (outline-server--name pane)))))))
     (unless (equal old diags)
       (let ((src (outline-server--pane-src pane)))
         (when (buffer-live-p src)
@@ -1205,7 +1294,7 @@ known, so a keystroke does not count the lines of the whole buffer."
                   (cl-decf (outline-server--pane-syncs pane))
                   (when (outline-server--pane-live-p pane)
                     (outline-server--show-diagnostics pane (plist-get res :diagnostics))
-                    (outline-server--apply-result pane res)
+                    (outline-server--apply-keeping-place pane res)
                     (outline-server--settle pane)))
                 (lambda (err)
                   (cl-decf (outline-server--pane-syncs pane))
@@ -1365,6 +1454,24 @@ Else the slot holding it, or nil."
                       ((>= index s) (setq index nil)))))))
         changes)
   index)
+
+(defun outline-server--map-place (index changes)
+  "Where the item at INDEX stands after CHANGES, or the item that took its place.
+An item deleted gives way to the one at the same place in what is
+inserted where it was (a group renamed comes back as a block of as many
+items, those of its rows whose ids derive from its title among them),
+else to the item after what was deleted."
+  (let ((offset nil))
+    (mapc (lambda (c)
+            (let ((s (plist-get c :start)) (n (plist-get c :count)))
+              (if (equal (plist-get c :kind) "insert")
+                  (cond ((and offset (= s index))
+                         (setq index (+ s (if (< offset n) offset n)) offset nil))
+                        ((<= s index) (setq index (+ index n))))
+                (cond ((>= index (+ s n)) (setq index (- index n)))
+                      ((>= index s) (setq offset (- index s) index s))))))
+          changes)
+    index))
 
 (defun outline-server--goto-id (pane id &optional fallback index)
   "Put PANE's point on the item ID, which may stand at INDEX.
@@ -1552,6 +1659,10 @@ goes to the next item starting with deb.  Case does not matter."
     (setf (outline-server--pane-matches pane) (and (> (hash-table-count new) 0) new))
     (outline-server--redraw pane ids)))
 
+(defconst outline-server--match-cap 10000
+  "Most matches a filterOutline answer lists (docs/protocol.md).
+The matches after those are shown, not highlighted.")
+
 (defvar outline-server--filter-history nil "Filters typed before.")
 
 (defun outline-server--escape ()
@@ -1586,7 +1697,8 @@ another key follows at once, it is that Meta key."
 (defun outline-server-filter (query)
   "Show only the items containing QUERY, with their groups.
 Case does not matter; a group whose title matches shows with everything
-in it; the matches are highlighted.  An empty QUERY clears the filter.
+in it; the matches are highlighted (the first 10,000: the server lists
+no more, and the message says so).  An empty QUERY clears the filter.
 Escape or \\[keyboard-quit] at the prompt leaves the filter as it was."
   (interactive (list (outline-server--read
                       (let ((q (and outline-server--pane (outline-server--pane-query outline-server--pane))))
@@ -1612,6 +1724,10 @@ Escape or \\[keyboard-quit] at the prompt leaves the filter as it was."
                      (message "%s" (cond ((string-empty-p query) "Filter cleared")
                                          ((= (length (plist-get res :matches)) 0)
                                           (format "No item matches “%s”" query))
+                                         ((>= (length (plist-get res :matches)) outline-server--match-cap)
+                                          (format "Filter “%s”: %s shown, the first %s matches highlighted (the most the server lists)"
+                                                  query (outline-server--count (plist-get res :total))
+                                                  (outline-server--thousands outline-server--match-cap)))
                                          (t (format "Filter “%s”: %s shown" query
                                                     (outline-server--count (plist-get res :total)))))))))))))))
 
@@ -1686,7 +1802,10 @@ In the last window of a frame, another buffer is shown instead."
 
 (defun outline-server--relayout (pane)
   "Lay PANE out again when its window's width changed."
-  (let ((width (outline-server--window-width pane)))
+  (let ((width (outline-server--window-width pane)) (shown (outline-server--pane-message-shown pane)))
+    ;; A message is broken at the width again (an open pane's is, once the layout is set).
+    (when (and width shown (/= width (cdr shown)) (not (eq (outline-server--pane-state pane) 'open)))
+      (outline-server--show-message pane (car shown)))
     (when (and width (eq (outline-server--pane-state pane) 'open)
                (/= width (outline-server--pane-width pane)))
       (setf (outline-server--pane-width pane) width)

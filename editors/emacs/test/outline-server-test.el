@@ -116,6 +116,23 @@ Return the pane's buffer."
       (ost-settle pane)
       pane)))
 
+(defun ost-open-file (file)
+  "Press C-u M-x outline-server-open for FILE: a pane on the file as on disk.
+Return the pane's buffer once it has settled."
+  (let ((before (buffer-list)))
+    (ost-keys (concat "C-u M-x outline-server-open RET " file " RET"))
+    (let ((pane (cl-find-if (lambda (b) (buffer-local-value 'outline-server--pane b))
+                            (cl-set-difference (buffer-list) before))))
+      (should pane)
+      (ost-settle pane)
+      pane)))
+
+(defun ost-window-line (buf)
+  "The line of BUF's window that its point is on, from 0."
+  (let ((w (get-buffer-window buf)))
+    (with-current-buffer buf
+      (count-lines (window-start w) (save-excursion (goto-char (window-point w)) (line-beginning-position))))))
+
 (defconst ost-contacts
   (ost-lines "▾ My Friends  4/10"
              "  ● 张伟 / Zhang Wei"
@@ -366,7 +383,8 @@ Return the pane's buffer."
       (ost-keys "s zzz RET")
       (ost-settle pane)
       (should (equal (ost-text pane) (ost-lines "No item matches “zzz”."
-                                                "Press s to change the filter, or s RET to clear it.")))
+                                                "Press s to change the filter, or s RET"
+                                                "to clear it.")))
       (should (equal (ost-last-message) "No item matches “zzz”"))
       ;; Escape at the prompt cancels: the filter stays.
       (ost-keys "s lis ESC")
@@ -420,7 +438,11 @@ Return the pane's buffer."
       (should (string-prefix-p (ost-lines "▾ My Friends Old  4/10") (ost-text pane)))
       (with-current-buffer pane
         (should (equal header-line-format
-                       " 1 error, line 17: duplicate key \"title\" (outline as it last was)")))
+                       " 1 error, line 17: duplicate key \"title\" (outline as it last was)"))
+        ;; The header line is cut at the window's width: the mouse over it says it whole.
+        (should (equal (get-text-property 0 'help-echo header-line-format)
+                       (concat "contacts.yaml has 1 error\n"
+                               "  line 17, column 5: duplicate key \"title\""))))
       (with-current-buffer src
         (should (cl-find 'error (overlays-in (point-min) (point-max)) :key (lambda (o) (overlay-get o 'face)))))
       ;; Deleting it brings the outline back in step.
@@ -477,10 +499,100 @@ Return the pane's buffer."
       (ost-settle pane)
       (should (equal (ost-text pane)
                      (ost-lines "contacts.yaml has 1 error"
-                                "  line 17, column 5: duplicate key \"title\""
-                                "The outline shows once the file is fixed.")))
+                                "  line 17, column 5: duplicate key"
+                                "    \"title\""
+                                "The outline shows once the file is"
+                                "fixed.")))
       (ost-write file text)
       (ost-wait (lambda () (equal (ost-text pane) ost-contacts)) "the fixed outline"))))
+
+(ert-deftest outline-server-file-changed-keeps-place ()
+  "When the file changes on disk, point stays on its item, on the same window line."
+  (ost-with-server
+    (let* ((file (ost-copy "contacts.yaml"))
+           (text (with-temp-buffer (insert-file-contents file) (buffer-string)))
+           (pane (ost-open-file file))
+           (win (get-buffer-window pane)))
+      (should (equal (ost-text pane) ost-contacts))
+      (should (equal (ost-line pane) "▾ My Friends  4/10"))
+      ;; The group's title changes: the server replaces the group and the rows whose
+      ;; ids derive from its title, and point stays on the group, the header in view.
+      (ost-write file (replace-regexp-in-string "title: My Friends" "title: Friends X" text))
+      (ost-wait (lambda () (string-match-p "Friends X" (ost-text pane))) "the renamed group")
+      (ost-settle pane)
+      (should (equal (ost-text pane) (string-replace "My Friends" "Friends X" ost-contacts)))
+      (should (equal (ost-line pane) "▾ Friends X  4/10"))
+      (should (= (window-start win) (with-current-buffer pane (point-min))))
+      (should (= (ost-window-line pane) 0))
+      ;; On a row's detail line, the third line of the window: after the change, the
+      ;; same line of the same row, on the same line of the window.
+      (ost-keys "n n n n")
+      (should (equal (ost-line pane) "  ● Sarah Ng"))
+      (ost-keys "C-n C-u 2 C-l")
+      (should (equal (ost-line pane) "    On holiday: no laptop, no phone, no"))
+      (should (= (ost-window-line pane) 2))
+      (ost-write file text)
+      (ost-wait (lambda () (string-match-p "My Friends" (ost-text pane))) "the group renamed back")
+      (ost-settle pane)
+      (should (equal (ost-text pane) ost-contacts))
+      (should (equal (ost-line pane) "    On holiday: no laptop, no phone, no"))
+      (should (= (ost-window-line pane) 2))
+      ;; Marco Rossi has no id of his own: his id, My Friends/Marco Rossi, goes
+      ;; with the group's title.  Point stays on the row that takes his place.
+      (ost-keys "M")
+      (ost-settle pane)
+      (should (equal (ost-line pane) "  ○ Marco Rossi"))
+      (let ((line (ost-window-line pane)))
+        (ost-write file (replace-regexp-in-string "title: My Friends" "title: Friends X" text))
+        (ost-wait (lambda () (string-match-p "Friends X" (ost-text pane))) "the renamed group")
+        (ost-settle pane)
+        (should (equal (ost-text pane) (string-replace "My Friends" "Friends X" ost-contacts)))
+        (should (equal (ost-line pane) "  ○ Marco Rossi"))
+        (should (= (ost-window-line pane) line))
+        ;; His row deleted, point goes to the row after it.
+        (ost-write file (replace-regexp-in-string "title: My Friends" "title: Friends X"
+                                                  (replace-regexp-in-string "      - title: Marco Rossi\n\\(        .*\n\\)*" "" text)))
+        (ost-wait (lambda () (not (string-match-p "Marco" (ost-text pane)))) "the row deleted")
+        (ost-settle pane)
+        (should (equal (ost-line pane) "  ○ 刘洋 (Liu Yang)"))
+        (should (= (ost-window-line pane) line))))))
+
+(ert-deftest outline-server-long-message ()
+  "A message wider than the pane is broken into lines that fit, again when the width changes."
+  (ost-with-server
+    (unless ost-tmp (setq ost-tmp (make-temp-file "outline-emacs" t)))
+    (let* ((file (expand-file-name "缩进错了.yaml" ost-tmp))
+           (pane (progn (with-temp-file file (insert "groups:\n  - title: A\n   x: 1\n"))
+                        (ost-open-file file)))
+           (win (get-buffer-window pane)))
+      (should (equal (ost-text pane)
+                     (ost-lines "缩进错了.yaml has 1 error"
+                                "  line 3, column 4: while parsing a"
+                                "    block collection: did not find"
+                                "    expected '-' indicator"
+                                "The outline shows once the file is"
+                                "fixed.")))
+      ;; Two columns less: the message is broken again.
+      (ost-keys "C-u 2 C-x {" pane)
+      (run-hook-with-args 'window-size-change-functions (selected-frame))
+      (should (= (window-max-chars-per-line win) 37))
+      (should (equal (ost-text pane)
+                     (ost-lines "缩进错了.yaml has 1 error"
+                                "  line 3, column 4: while parsing a"
+                                "    block collection: did not find"
+                                "    expected '-' indicator"
+                                "The outline shows once the file is"
+                                "fixed.")))
+      ;; Eleven columns: a word too long for a line is broken too, a wide character
+      ;; counting two.
+      (ost-keys "C-u 26 C-x {" pane)
+      (run-hook-with-args 'window-size-change-functions (selected-frame))
+      (should (= (window-max-chars-per-line win) 11))
+      (should (equal (ost-text pane)
+                     (ost-lines "缩进错了.ya" "ml has 1" "error"
+                                "  line 3," "  column 4:" "  while" "  parsing a" "  block"
+                                "  collectio" "  n: did" "  not find" "  expected" "  '-'" "  indicator"
+                                "The outline" "shows once" "the file is" "fixed."))))))
 
 (ert-deftest outline-server-quit-last-window ()
   "q in the only window of the frame closes the pane and shows another buffer."
@@ -506,8 +618,10 @@ Return the pane's buffer."
       (let* ((src (current-buffer)) (pane (ost-open file)))
         (should (equal (ost-text pane)
                        (ost-lines "contacts.yaml has 1 error"
-                                  "  line 17, column 5: duplicate key \"title\""
-                                  "The outline shows once the text is fixed.")))
+                                  "  line 17, column 5: duplicate key"
+                                  "    \"title\""
+                                  "The outline shows once the text is"
+                                  "fixed.")))
         (should (eq (window-buffer) pane))
         ;; A key in the pane says why nothing happens.
         (should (equal (cadr (should-error (ost-keys "TAB") :type 'user-error))
@@ -727,6 +841,10 @@ shows is checked against what the server lists, not against numbers."
       (let ((total (outline-server--pane-count (buffer-local-value 'outline-server--pane pane))))
         (should (> total 10000))
         (should (equal (ost-mode-line pane) (format " %s filter “lib”" (outline-server--count total))))
+        ;; The server lists the first 10,000 matches: the pane says only those are highlighted.
+        (should (equal (ost-last-message)
+                       (format "Filter “lib”: %s shown, the first 10,000 matches highlighted (the most the server lists)"
+                               (outline-server--count total))))
         (should (equal (ost-line pane) (ost-first-line (ost-server-rows uri (1- total) 1)))))
       (with-current-buffer src (set-buffer-modified-p nil)))))
 
