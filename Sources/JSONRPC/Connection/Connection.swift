@@ -182,6 +182,12 @@ public final class Connection: Sendable {
     case call(IncomingMessage)
     case reply(RequestID?, ResponseError)
     case replyNull(RequestID)
+
+    /// The message a ``call(_:)`` hands the handler.
+    var message: IncomingMessage? {
+      if case .call(let message) = self { return message }
+      return nil
+    }
   }
 
   /// What the reader has seen of the LSP lifecycle messages (LSP 3.17 §Lifecycle).
@@ -195,38 +201,20 @@ public final class Connection: Sendable {
   /// Runs on the reader: acts on the cancellations of a decoded body and on
   /// an abrupt `exit`, queues the rest.
   private func dispatch(_ body: MessageBody, handler: some MessageHandler, lifecycle: inout Lifecycle) {
-    let steps: [Step]
-    let isBatch: Bool
-    let messages: [Message]
     switch body {
     case .single(let message):
-      messages = [message]
-      isBatch = false
-    case .batch(let batch):
-      messages = batch
-      isBatch = true
-    }
-    for message in messages where ending == .lspLifecycle {
-      switch message {
-      case .request(_, "shutdown", _): lifecycle.shutdownSeen = true
-      case .notification("exit", _):
-        if !lifecycle.exitSeen && !lifecycle.shutdownSeen {
-          log.info("exit without shutdown: stopping what is under way")
-          abort()
-        }
-        lifecycle.exitSeen = true
-      default: break
+      note(message, in: &lifecycle)
+      dispatchSingle(message, handler: handler)
+    case .batch(let messages):
+      for message in messages { note(message, in: &lifecycle) }
+      let steps = messages.compactMap(step(for:))
+      if steps.isEmpty { return }
+      let quick = steps.allSatisfy { step in
+        if case .call(let message) = step { return handler.isQuick(message) }
+        return true
       }
-    }
-    steps = messages.compactMap(step(for:))
-    if steps.isEmpty { return }
-    let quick = steps.allSatisfy { step in
-      if case .call(let message) = step { return handler.isQuick(message) }
-      return true
-    }
-    let job: @Sendable () -> Void = { [self] in
-      var json = framing.makeWriter()
-      if isBatch {
+      let job: @Sendable () -> Void = { [self] in
+        var json = framing.makeWriter()
         json.beginArray()
         var answered = false
         for step in steps {
@@ -234,11 +222,56 @@ public final class Connection: Sendable {
         }
         json.endArray()
         if answered { writeMessage(json) }
-      } else if perform(steps[0], handler: handler, into: &json) {
-        writeMessage(json)
       }
+      if quick { worker.runOrQueue(job) } else { worker.async(job) }
     }
-    if quick { worker.runOrQueue(job) } else { worker.async(job) }
+  }
+
+  /// Acts on an `exit` (or notes a `shutdown`) read under ``Ending/lspLifecycle``.
+  private func note(_ message: Message, in lifecycle: inout Lifecycle) {
+    guard ending == .lspLifecycle else { return }
+    switch message {
+    case .request(_, "shutdown", _): lifecycle.shutdownSeen = true
+    case .notification("exit", _):
+      if !lifecycle.exitSeen && !lifecycle.shutdownSeen {
+        log.info("exit without shutdown: stopping what is under way")
+        abort()
+      }
+      lifecycle.exitSeen = true
+    default: break
+    }
+  }
+
+  /// One message that is not in a batch. A quick request read while the worker
+  /// is idle is handled at once on the reader, in the worker's role, and its
+  /// token is not put in the table of pending requests: no `$/cancelRequest`
+  /// can be read while it runs, since the reader runs it. Anything else is
+  /// queued as a batch's steps are.
+  private func dispatchSingle(_ message: Message, handler: some MessageHandler) {
+    guard case .request(let id, let method, let params) = message, method != "$/cancelRequest" else {
+      guard let step = step(for: message) else { return }
+      let quick: Bool
+      if case .call(let incoming) = step { quick = handler.isQuick(incoming) } else { quick = true }
+      let job: @Sendable () -> Void = { [self] in performAndWrite(step, handler: handler) }
+      if quick { worker.runOrQueue(job) } else { worker.async(job) }
+      return
+    }
+    let token = CancellationToken()
+    if isAborted { token.cancel() }
+    let step = Step.call(IncomingMessage(method: method, params: params, id: id, cancellation: token))
+    if handler.isQuick(step.message!),
+      worker.runIfIdle({ performAndWrite(step, handler: handler, registered: false) })
+    {
+      return
+    }
+    pending.withLock { $0[id] = token }
+    worker.async { [self] in performAndWrite(step, handler: handler) }
+  }
+
+  /// Performs one step and writes its reply, if any.
+  private func performAndWrite(_ step: Step, handler: some MessageHandler, registered: Bool = true) {
+    var json = framing.makeWriter()
+    if perform(step, handler: handler, into: &json, registered: registered) { writeMessage(json) }
   }
 
   private func step(for message: Message) -> Step? {
@@ -284,7 +317,11 @@ public final class Connection: Sendable {
   /// Runs on the worker: calls the handler (or not) and writes the reply, if any, into `json`.
   ///
   /// - Returns: `true` when a reply was written.
-  private func perform(_ step: Step, handler: some MessageHandler, into json: inout JSONWriter) -> Bool {
+  /// - Parameter registered: whether the request's token is in the table of pending
+  ///   requests, to be taken out once it is answered.
+  private func perform(
+    _ step: Step, handler: some MessageHandler, into json: inout JSONWriter, registered: Bool = true
+  ) -> Bool {
     switch step {
     case .reply(let id, let error):
       Message.writeResponse(id: id, error: error, to: &json)
@@ -302,8 +339,10 @@ public final class Connection: Sendable {
         return false
       }
       defer {
-        pending.withLock { table in
-          if table[id] === message.cancellation { table[id] = nil }
+        if registered {
+          pending.withLock { table in
+            if table[id] === message.cancellation { table[id] = nil }
+          }
         }
       }
       if message.cancellation.isCancelled {

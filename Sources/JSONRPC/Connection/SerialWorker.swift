@@ -57,9 +57,18 @@ final class SerialWorker: @unchecked Sendable {
   /// - Returns: whether `job` ran on the calling thread.
   @discardableResult
   func runOrQueue(_ job: @escaping @Sendable () -> Void) -> Bool {
+    if runIfIdle(job) { return true }
+    async(job)
+    return false
+  }
+
+  /// Runs `job` now on the calling thread when nothing is queued or running (the
+  /// caller holds the worker's role meanwhile); else does nothing. As
+  /// ``runOrQueue(_:)`` without a job to keep: nothing is allocated.
+  /// - Returns: whether `job` ran.
+  func runIfIdle(_ job: () -> Void) -> Bool {
     condition.lock()
     guard !busy, head == queue.count, !stopped else {
-      enqueue(job)
       condition.unlock()
       return false
     }
