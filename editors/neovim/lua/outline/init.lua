@@ -1813,6 +1813,12 @@ end
 ---------------------------------------------------------------------------
 -- For tests and scripts
 
+-- The process id of the server, or nil when none is running.
+function M.server_pid()
+  if client and not client.exited then return client.pid end
+  return nil
+end
+
 -- The pane shown in buffer `buf` (default: the current buffer).
 function M.pane(buf)
   return panes[buf or api.nvim_get_current_buf()]
