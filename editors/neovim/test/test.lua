@@ -660,6 +660,111 @@ local function files(tmp)
 end
 
 ---------------------------------------------------------------------------
+-- The server ends by itself: every pane says so, and so do its keys;
+-- :Outline (in the YAML, in a pane, with a file name) starts it again and
+-- every pane shows its outline again. A server ended on purpose says
+-- nothing.
+
+-- Lets the callbacks already scheduled run (a server's exit is handled in
+-- one) before the test goes on.
+local function drain()
+  vim.schedule(resume)
+  coroutine.yield()
+end
+
+local function server_exit(tmp)
+  local path = tmp .. '/revived.yaml'
+  copy_file(root .. '/examples/contacts.yaml', path)
+  local accordion_path = root .. '/examples/accordion.yaml'
+  vim.cmd('edit ' .. path)
+  local srcwin = api.nvim_get_current_win()
+  press(':Outline<CR>')
+  local pane, win = api.nvim_get_current_buf(), api.nvim_get_current_win()
+  wait_idle(pane)
+  same_text(lines(pane), CONTACTS_40, 'a buffer pane')
+  press(':Outline ' .. accordion_path .. '<CR>')
+  local other = api.nvim_get_current_buf()
+  wait_idle(other)
+  eq(lines(other)[1], '▾ Account  3/3', 'a file pane beside it')
+  local uri, other_uri = outline.pane(pane).uri, outline.pane(other).uri
+
+  local said = { 'outline-server exited (signal 9).', '', ':Outline starts it again.' }
+  local function kill()
+    local pid = outline.server_pid()
+    check(pid and vim.loop.kill(pid, 0) == 0, 'the server runs: ' .. tostring(pid))
+    vim.loop.kill(pid, 'sigkill')
+    wait_for(function() return vim.deep_equal(lines(pane), said) end, 'the pane to say the server exited')
+    same_text(lines(other), said, 'the other pane says so too')
+    return pid
+  end
+  local function back(old, what)
+    wait_for(function() return lines(pane)[1] ~= said[1] and lines(other)[1] ~= said[1] end, 'the panes back ' .. what)
+    wait_idle(pane)
+    wait_idle(other)
+    same_text(lines(pane), reference(uri), 'the buffer pane back ' .. what .. ', against visibleRows')
+    same_text(lines(other), reference(other_uri), 'the file pane back ' .. what .. ', against visibleRows')
+    local pid = outline.server_pid()
+    check(pid and pid ~= old and vim.loop.kill(pid, 0) == 0, 'a new server runs ' .. what .. ': ' .. tostring(pid))
+  end
+
+  local old = kill()
+  -- Keys in the pane say why nothing happens, and do not start a server.
+  api.nvim_set_current_win(win)
+  vim.cmd('messages clear')
+  press('zR')
+  check(messages():find('outline: outline-server exited (signal 9); :Outline starts it again', 1, true),
+    'zR says the server exited: ' .. messages())
+  vim.cmd('messages clear')
+  press('j')
+  check(messages():find('outline-server exited', 1, true), 'j says the server exited: ' .. messages())
+  -- The message is broken at the pane's width, as the pane's others are.
+  press('<C-w>10<lt>')
+  wait_for(function() return #lines(pane) == 4 end, 'the message broken at 30 columns')
+  same_text(lines(pane), { 'outline-server exited (signal', '  9).', '', ':Outline starts it again.' },
+    'the message at 30 columns')
+  press('<C-w>10>')
+  wait_for(function() return #lines(pane) == 3 end, 'the message at 40 columns again')
+  -- Typing in the YAML does not start a server either.
+  api.nvim_set_current_win(srcwin)
+  press('16G$ciwAgain<Esc>')
+  wait_for(function() return not outline.pane(pane).flush_armed end, 'the edit to be due')
+  drain()
+  check(not outline.server_pid(), 'keys and edits do not start the server')
+  same_text(lines(pane), said, 'the pane still says the server exited')
+  -- :Outline in the YAML window: a new server; both panes open again, the
+  -- buffer's pane with the buffer's text.
+  press(':Outline<CR>')
+  eq(api.nvim_get_current_buf(), pane, ':Outline in the YAML goes to its pane')
+  back(old, 'after :Outline in the YAML')
+  eq(lines(pane)[1], '▾ My Again  4/10', 'the edit made while the server was gone')
+  section('server exit: the panes say so, :Outline in the YAML')
+
+  -- :Outline in a pane.
+  old = kill()
+  press(':Outline<CR>')
+  back(old, 'after :Outline in the pane')
+  -- :Outline with a file name (that of a pane).
+  old = kill()
+  api.nvim_set_current_win(srcwin)
+  press(':Outline ' .. accordion_path .. '<CR>')
+  eq(api.nvim_get_current_buf(), other, ':Outline FILE goes to its pane')
+  back(old, 'after :Outline FILE')
+  section('server exit: :Outline in the pane, :Outline FILE')
+
+  -- A server ended on purpose (as when Neovim quits): nothing is said.
+  vim.cmd('messages clear')
+  local shown = lines(pane)
+  eq(outline.stop(), 0, 'the server ends when asked')
+  drain()
+  same_text(lines(pane), shown, 'a server ended on purpose: the pane keeps its outline')
+  check(not messages():find('exited', 1, true), 'nothing said of a server ended on purpose: ' .. messages())
+  press('q')
+  api.nvim_set_current_win(win)
+  press('q')
+  press(':bwipe!<CR>:only<CR>')
+end
+
+---------------------------------------------------------------------------
 -- The Debian package outline (65,119 items): every row, edits, reloads.
 
 local function debian()
@@ -837,6 +942,7 @@ local function main()
   contacts(tmp)
   vim.cmd('silent! only')
   files(tmp)
+  server_exit(tmp)
   vim.cmd('enew!')
   debian()
   eq(outline.stop(), 0, 'server exit status after shutdown and exit')

@@ -46,8 +46,9 @@ local HEIGHTS_PAGE = 10000 -- the server's cap on one answer
 local MATCHES_CAP = 10000 -- the server's cap on a filter's `matches`
 local CANCEL = '\1outline-cancel\1' -- what input() returns on <Esc>
 
+-- The server's client. After the server exited by itself it stays here,
+-- exited, and no request starts another until :Outline does (see revive).
 local client = nil
-local stopping = false
 local panes = {} -- pane buffer -> pane
 local ns = api.nvim_create_namespace('outline') -- diagnostics
 local ns_hl = api.nvim_create_namespace('outline-highlight')
@@ -113,7 +114,7 @@ local function friendly(method, err, pane)
     return table.concat(diagnostic_lines(pane and pane.name or 'the outline', diags), '\n')
   end
   if code == -32013 then return msg end
-  if code == -32099 then return 'outline-server is not running; :Outline in the pane starts it again' end
+  if code == -32099 then return 'outline-server is not running; :Outline starts it again' end
   return method .. ': ' .. msg
 end
 
@@ -132,11 +133,16 @@ local on_notification, on_exit
 
 -- The running client: started, and `initialize` sent, on first use.
 -- Requests sent before initialize is answered are answered after it.
+-- nil when the server exited by itself: the panes say so, and :Outline
+-- starts it again.
 function M.client()
-  if client and not client.exited then return client end
-  local c, e = rpc.start(server_cmd(), {
+  if client then return not client.exited and client or nil end
+  local c, e
+  c, e = rpc.start(server_cmd(), {
     on_notification = function(method, params) on_notification(method, params) end,
-    on_stderr = function(text) M.stderr = (M.stderr .. text):sub(-4000) end,
+    on_stderr = function(text)
+      if c == client then M.stderr = (M.stderr .. text):sub(-4000) end
+    end,
     on_exit = function(code, signal) on_exit(c, code, signal) end,
   })
   if not c then
@@ -156,7 +162,7 @@ function M.client()
     c:notify('initialized')
   end)
   client = c
-  stopping = false
+  M.stderr = ''
   return c
 end
 
@@ -164,8 +170,7 @@ end
 function M.stop()
   if not client then return nil end
   local c = client
-  client = nil
-  stopping = true
+  client = nil -- its exit is then no news (see on_exit)
   return c:stop(1000)
 end
 
@@ -1035,7 +1040,7 @@ end
 -- openOutline: the buffer's text (or the file, which the server reads), at
 -- the pane's width. On success every item is fetched afresh.
 function open_outline(pane)
-  if pane.closed or pane.opening then return end
+  if pane.closed or pane.opening or pane.gone then return end
   local win = pane_win(pane)
   pane.width = win and api.nvim_win_get_width(win) or pane.width or M.config.width
   local params = { uri = pane.uri, layout = layout(pane) }
@@ -1102,7 +1107,7 @@ end
 
 -- Sends what changed in the YAML buffer: one changeOutline at a time.
 function flush(pane)
-  if pane.closed or not pane.source then return end
+  if pane.closed or not pane.source or pane.gone then return end
   if pane.syncing or pane.opening then
     pane.sync_again = true
     return
@@ -1253,7 +1258,16 @@ end
 ---------------------------------------------------------------------------
 -- Actions in the pane
 
+-- True, and said, when the server of the pane exited by itself: a key
+-- does not start it again, :Outline does.
+local function gone(pane)
+  if not pane.gone then return false end
+  say(pane.gone .. '; :Outline starts it again')
+  return true
+end
+
 local function ready(pane)
+  if gone(pane) then return false end
   if not pane.open then
     if not pane.opening then open_outline(pane) end
     return false
@@ -1331,6 +1345,7 @@ end
 
 -- Moves the cursor by `delta` items (the list is all here: no request).
 function M.move(pane, delta, absolute)
+  if gone(pane) then return end
   local win = pane_win(pane)
   local i = cursor_item(pane)
   if not i then return end
@@ -1415,6 +1430,7 @@ end
 -- the server listed (it lists MATCHES_CAP at most), the items the pane
 -- holds are searched; an item whose text has not come yet stops the search.
 function M.next_match(pane, step)
+  if gone(pane) then return end
   local i = cursor_item(pane)
   if not i or not pane.query then return end
   local n = #pane.drawn
@@ -1611,6 +1627,7 @@ local function map_keys(pane)
   key('o', function() M.toggle(pane) end)
   key('*', function() M.navigate(pane, 'expandSiblings') end)
   local function enter()
+    if gone(pane) then return end
     local _, row = with_item(pane, enter)
     if not row then return end
     if row.kind == 'group' then M.toggle(pane) else M.jump(pane, true) end
@@ -1697,9 +1714,26 @@ local function setup_window(win)
   end
 end
 
+-- :Outline after the server exited by itself: a new server. Returns the
+-- panes the old one served, which say they are opening; M.open opens them.
+local function revive()
+  if client and client.exited then client = nil end
+  local list = {}
+  for _, pane in pairs(panes) do
+    if pane.gone then list[#list + 1] = pane end
+  end
+  if #list == 0 or not M.client() then return {} end
+  for _, pane in ipairs(list) do
+    pane.gone = nil
+    pane.message = { 'Opening ' .. pane.name .. '…' }
+    draw(pane)
+  end
+  return list
+end
+
 -- Opens the pane for `file` (read from disk and watched), or for the
 -- current buffer (its edits followed). Returns the pane.
-function M.open(file)
+local function open_pane(file)
   local src, path
   if file and file ~= '' then
     path = vim.fn.fnamemodify(vim.fn.expand(file), ':p')
@@ -1771,6 +1805,17 @@ function M.open(file)
   return pane
 end
 
+-- Opens the pane for `file` (read from disk and watched), or for the
+-- current buffer (its edits followed); after the server exited by itself,
+-- starts it again and opens the outline of every pane. Returns the pane.
+function M.open(file)
+  local revived = revive()
+  local pane = open_pane(file)
+  -- Those open_pane did not open already.
+  for _, p in ipairs(revived) do open_outline(p) end
+  return pane
+end
+
 -- :Outline [FILE]
 function M.command(args)
   M.open(args.args)
@@ -1794,17 +1839,25 @@ function on_notification(method, params)
   end
 end
 
+-- The server ended. Ended by M.stop() (Neovim quitting) or replaced, it is
+-- no news. Ended by itself: every pane says so in place of its outline,
+-- with the last line the server wrote on its standard error, and waits for
+-- :Outline (the requests under way were answered -32099 just before).
 function on_exit(c, code, signal)
-  if c ~= client and client ~= nil then return end
-  client = nil
-  if stopping then return end
-  local tail = vim.trim(M.stderr):sub(-400)
-  say(('outline-server exited (status %s%s)%s'):format(code, signal ~= 0 and (', signal ' .. signal) or '',
-    tail ~= '' and (': ' .. tail) or ''), vim.log.levels.ERROR)
+  if c ~= client then return end
+  local why = ('outline-server exited (%s)'):format(signal ~= 0 and ('signal ' .. signal) or ('status ' .. code))
+  local last = M.stderr:match('([^\n]*%S)%s*$')
+  if last then why = why .. ': ' .. vim.trim(last):sub(1, 300) end
+  say(why, vim.log.levels.ERROR)
   for _, pane in pairs(panes) do
-    pane.open, pane.opening, pane.syncing = false, false, false
-    pane.busy, pane.filtering, pane.held = 0, 0, nil
-    pane.message = { 'outline-server stopped.', ':Outline in this pane starts it again.' }
+    pane.gone = why
+    pane.open, pane.opening, pane.syncing, pane.sync_again = false, false, false, false
+    pane.busy, pane.fetching, pane.filtering, pane.held, pane.waiting_key = 0, 0, 0, nil, nil
+    pane.after_sync = {}
+    -- The next server has none of this pane's state: no filter, no current item.
+    pane.query, pane.matches, pane.matches_capped, pane.current = nil, {}, false, nil
+    stop_polling(pane)
+    pane.message = { why:match('[.!?]$') and why or (why .. '.'), '', ':Outline starts it again.' }
     pane.rows = {}
     draw(pane)
   end
