@@ -751,6 +751,25 @@ local function server_exit(tmp)
   back(old, 'after :Outline FILE')
   section('server exit: :Outline in the pane, :Outline FILE')
 
+  -- A server that fails: its status, and the last line it wrote on its
+  -- standard error, which is read to its end first (here the line comes
+  -- after the exit, from a process that holds the server's stderr).
+  old = kill()
+  eq(api.nvim_win_get_width(win), 40, 'the buffer pane is 40 columns wide')
+  local cmd = outline.config.cmd
+  outline.config.cmd = { 'sh', '-c', 'read -r header; (while kill -0 $$ 2>/dev/null; do sleep 0.01; done;'
+    .. ' echo "error: the state directory is read-only" >&2) & exit 3' }
+  press(':Outline<CR>')
+  local failed = { 'outline-server exited (status 3): error:', '  the state directory is read-only.', '',
+    ':Outline starts it again.' }
+  wait_for(function() return vim.deep_equal(lines(pane), failed) end, 'the pane to say the server failed')
+  check(vim.startswith(lines(other)[1], 'outline-server exited (status 3): error:'),
+    'the other pane says so too: ' .. lines(other)[1])
+  outline.config.cmd = cmd
+  press(':Outline<CR>')
+  back(old, 'after a server that failed')
+  section('server exit: a server that fails')
+
   -- A server ended on purpose (as when Neovim quits): nothing is said.
   vim.cmd('messages clear')
   local shown = lines(pane)

@@ -40,22 +40,40 @@ function M.start(cmd, opts)
   local stdin, stdout, stderr = uv.new_pipe(false), uv.new_pipe(false), uv.new_pipe(false)
   local args = {}
   for i = 2, #cmd do args[#args + 1] = cmd[i] end
+  -- The exit is reported once the process has ended and its standard error
+  -- is read to the end (or 3 s later, should another process hold it
+  -- open): the last words of a server that failed come first.
+  local ended, stderr_done, reported = nil, false, false
+  local function report()
+    if reported or not ended or not stderr_done then return end
+    reported = true
+    for _, p in ipairs({ stdin, stdout, stderr }) do
+      if not p:is_closing() then p:close() end
+    end
+    vim.schedule(function()
+      local pending = self.pending
+      self.pending = {}
+      for _, cb in pairs(pending) do
+        cb({ code = -32099, message = 'outline-server exited' }, nil)
+      end
+      if opts.on_exit then opts.on_exit(ended.code, ended.signal) end
+    end)
+  end
   local handle, pid = uv.spawn(cmd[1], { args = args, stdio = { stdin, stdout, stderr } },
     function(code, signal)
       self.exited = true
       self.exit_code = code
-      for _, p in ipairs({ stdin, stdout, stderr }) do
-        if not p:is_closing() then p:close() end
-      end
       if self.handle and not self.handle:is_closing() then self.handle:close() end
-      vim.schedule(function()
-        local pending = self.pending
-        self.pending = {}
-        for _, cb in pairs(pending) do
-          cb({ code = -32099, message = 'outline-server exited' }, nil)
-        end
-        if opts.on_exit then opts.on_exit(code, signal) end
-      end)
+      ended = { code = code, signal = signal }
+      if not stderr_done then
+        local timer = uv.new_timer()
+        timer:start(3000, 0, function()
+          timer:close()
+          stderr_done = true
+          report()
+        end)
+      end
+      report()
     end)
   if not handle then
     for _, p in ipairs({ stdin, stdout, stderr }) do p:close() end
@@ -68,8 +86,11 @@ function M.start(cmd, opts)
     self:_feed(data)
   end)
   stderr:read_start(function(_, data)
-    if data and opts.on_stderr then
-      vim.schedule(function() opts.on_stderr(data) end)
+    if data then
+      if opts.on_stderr then vim.schedule(function() opts.on_stderr(data) end) end
+    else
+      stderr_done = true -- its end, or an error reading it
+      report()
     end
   end)
   return self
