@@ -130,7 +130,7 @@ public final class OutlineServer: MessageHandler, @unchecked Sendable {
     if message.isNotification { return true }
     // `initialize` and unknown methods are not in the registry: both are quick.
     guard let request = OutlineProtocol.byMethod[message.method] else { return true }
-    return !request.mayTakeLong
+    return !request.mayTakeLong(message.params)
   }
 
   /// An `openOutline` with a `workDoneToken` cancelled while queued still gets

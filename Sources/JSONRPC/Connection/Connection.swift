@@ -182,12 +182,6 @@ public final class Connection: Sendable {
     case call(IncomingMessage)
     case reply(RequestID?, ResponseError)
     case replyNull(RequestID)
-
-    /// The message a ``call(_:)`` hands the handler.
-    var message: IncomingMessage? {
-      if case .call(let message) = self { return message }
-      return nil
-    }
   }
 
   /// What the reader has seen of the LSP lifecycle messages (LSP 3.17 §Lifecycle).
@@ -209,10 +203,8 @@ public final class Connection: Sendable {
       for message in messages { note(message, in: &lifecycle) }
       let steps = messages.compactMap(step(for:))
       if steps.isEmpty { return }
-      let quick = steps.allSatisfy { step in
-        if case .call(let message) = step { return handler.isQuick(message) }
-        return true
-      }
+      steps.forEach(register)
+      let quick = steps.allSatisfy { isQuick($0, handler) }
       let job: @Sendable () -> Void = { [self] in
         var json = framing.makeWriter()
         json.beginArray()
@@ -242,30 +234,34 @@ public final class Connection: Sendable {
     }
   }
 
-  /// One message that is not in a batch. A quick request read while the worker
-  /// is idle is handled at once on the reader, in the worker's role, and its
-  /// token is not put in the table of pending requests: no `$/cancelRequest`
-  /// can be read while it runs, since the reader runs it. Anything else is
-  /// queued as a batch's steps are.
+  /// One message that is not in a batch. A quick one read while the worker is
+  /// idle is handled at once on the reader, in the worker's role, and a
+  /// request's token is then left out of the table of pending requests: no
+  /// `$/cancelRequest` can be read while it runs, since the reader runs it.
+  /// Anything else is registered and queued.
   private func dispatchSingle(_ message: Message, handler: some MessageHandler) {
-    guard case .request(let id, let method, let params) = message, method != "$/cancelRequest" else {
-      guard let step = step(for: message) else { return }
-      let quick: Bool
-      if case .call(let incoming) = step { quick = handler.isQuick(incoming) } else { quick = true }
-      let job: @Sendable () -> Void = { [self] in performAndWrite(step, handler: handler) }
-      if quick { worker.runOrQueue(job) } else { worker.async(job) }
+    guard let step = step(for: message) else { return }
+    if isQuick(step, handler), worker.runIfIdle({ performAndWrite(step, handler: handler, registered: false) }) {
       return
     }
-    let token = CancellationToken()
-    if isAborted { token.cancel() }
-    let step = Step.call(IncomingMessage(method: method, params: params, id: id, cancellation: token))
-    if handler.isQuick(step.message!),
-      worker.runIfIdle({ performAndWrite(step, handler: handler, registered: false) })
-    {
-      return
-    }
-    pending.withLock { $0[id] = token }
+    register(step)
     worker.async { [self] in performAndWrite(step, handler: handler) }
+  }
+
+  /// Whether `step` may run on the reader: a call the handler finds quick
+  /// (``MessageHandler/isQuick(_:)``), or an answer the connection writes itself.
+  private func isQuick(_ step: Step, _ handler: some MessageHandler) -> Bool {
+    if case .call(let message) = step { return handler.isQuick(message) }
+    return true
+  }
+
+  /// Puts a request's token in the table of pending requests, for `$/cancelRequest`
+  /// and ``abort()``; marks it at once when the connection is already aborted.
+  private func register(_ step: Step) {
+    guard case .call(let message) = step, let id = message.id else { return }
+    pending.withLock { $0[id] = message.cancellation }
+    // After the table: either abort() finds the token there, or this sees its flag.
+    if isAborted { message.cancellation.cancel() }
   }
 
   /// Performs one step and writes its reply, if any.
@@ -274,6 +270,9 @@ public final class Connection: Sendable {
     if perform(step, handler: handler, into: &json, registered: registered) { writeMessage(json) }
   }
 
+  /// What the worker does with `message`, acting on a `$/cancelRequest` at once; a
+  /// request's token is registered by the caller (``register(_:)``) once it knows the
+  /// request will be queued.
   private func step(for message: Message) -> Step? {
     switch message {
     case .request(let id, let method, let params):
@@ -281,10 +280,7 @@ public final class Connection: Sendable {
         cancel(params)
         return .replyNull(id)
       }
-      let token = CancellationToken()
-      pending.withLock { $0[id] = token }
-      if isAborted { token.cancel() }
-      return .call(IncomingMessage(method: method, params: params, id: id, cancellation: token))
+      return .call(IncomingMessage(method: method, params: params, id: id))
     case .notification(let method, let params):
       if method == "$/cancelRequest" {
         cancel(params)

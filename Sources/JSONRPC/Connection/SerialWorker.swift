@@ -54,12 +54,8 @@ final class SerialWorker: @unchecked Sendable {
 
   /// Runs `job` now on the calling thread when nothing is queued or running
   /// (the caller holds the worker's role meanwhile), else queues it as ``async(_:)`` does.
-  /// - Returns: whether `job` ran on the calling thread.
-  @discardableResult
-  func runOrQueue(_ job: @escaping @Sendable () -> Void) -> Bool {
-    if runIfIdle(job) { return true }
-    async(job)
-    return false
+  func runOrQueue(_ job: @escaping @Sendable () -> Void) {
+    if !runIfIdle(job) { async(job) }
   }
 
   /// Runs `job` now on the calling thread when nothing is queued or running (the

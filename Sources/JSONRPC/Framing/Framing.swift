@@ -89,7 +89,8 @@ extension Framing {
 
 /// A framer's buffer: the bytes pushed and not yet consumed, always followed by
 /// ``JSONParser/padding`` spare bytes (spaces), so that any body inside it can be parsed in
-/// place. Offsets are from the start of the buffer; ``compact(keeping:)`` moves them.
+/// place. Offsets are from the start of the buffer; ``append(_:start:scanned:)`` moves them when
+/// it drops the bytes consumed.
 struct FramerBuffer {
   /// The bytes, then the padding.
   private var storage = [UInt8](repeating: UInt8(ascii: " "), count: JSONParser.padding)

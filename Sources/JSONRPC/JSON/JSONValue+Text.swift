@@ -30,11 +30,6 @@ extension JSONValue {
     try JSONDocument(parsing: bytes).root.jsonValue
   }
 
-  /// Parses one JSON text from `Data`; see ``parse(_:)-([UInt8])``.
-  public static func parse(_ bytes: Data) throws(JSONParseError) -> JSONValue {
-    try parse([UInt8](bytes))
-  }
-
   /// The deepest nesting of arrays and objects accepted: ``JSONParser/maxNestingDepth``.
   public static let maxNestingDepth = JSONParser.maxNestingDepth
 

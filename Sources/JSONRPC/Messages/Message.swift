@@ -45,11 +45,6 @@ extension Message {
     decodeBody(parsing: { () throws(JSONParseError) in try JSONDocument(parsing: bytes) })
   }
 
-  /// Decodes one framed body; see ``decodeBody(_:parser:)``.
-  public static func decodeBody(_ bytes: Data) -> MessageBody {
-    decodeBody([UInt8](bytes))
-  }
-
   private static func decodeBody(parsing: () throws(JSONParseError) -> JSONDocument) -> MessageBody {
     let document: JSONDocument
     do {
@@ -148,13 +143,6 @@ extension Message {
       return .request(id: id, method: method, params: params)
     }
     return .notification(method: method, params: params)
-  }
-
-  /// Classifies a ``JSONValue``; see ``classify(_:)-(JSONElement)``.
-  ///
-  /// - Complexity: O(n) in the size of `value` (it is first put on a tape).
-  public static func classify(_ value: JSONValue) -> Message {
-    classify(JSONElement(value))
   }
 
   private static func invalidRequest(_ message: String) -> ResponseError {

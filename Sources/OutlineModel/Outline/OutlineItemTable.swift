@@ -154,7 +154,6 @@ struct OutlineItemTable: Sendable {
   func title(at p: Int) -> String { string(spans[p].textStart, spans[p].titleLength)! }
   /// Rows: the detail of the item at `p`, if any. O(length).
   func detail(at p: Int) -> String? { string(spans[p].detailStart, spans[p].detailLength) }
-  /// Rows: the icon of the item at `p`, if any. O(length).
   /// The icon (a row) or badge (a group) as UTF-8, lent to `body`; `nil` when absent.
   func withExtraUTF8<R>(at p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
     let s = spans[p]
@@ -162,6 +161,7 @@ struct OutlineItemTable: Sendable {
     return try arena.withUnsafeBufferPointer { a in try body(Self.slice(a, s.extraStart, s.extraLength)) }
   }
 
+  /// Rows: the icon of the item at `p`, if any. O(length).
   func icon(at p: Int) -> String? {
     isGroup(at: p) ? nil : string(spans[p].extraStart, spans[p].extraLength)
   }

@@ -32,6 +32,11 @@ protocol OutlineRequest: Sendable {
   /// worker is idle (``JSONRPC/MessageHandler/isQuick(_:)``). `true` by default.
   static var mayTakeLong: Bool { get }
 
+  /// Whether a request with these `params` may take long; ``mayTakeLong`` unless a
+  /// method's params can turn quick work into a long one. Read on the reader's
+  /// thread, before the params are: O(members of `params`).
+  static func mayTakeLong(_ params: JSONElement?) -> Bool
+
   /// The outline whose saved view state a successful call may change (with
   /// ``changesViewState``): an ``OutlineDocumentRequest``'s `uri`, else `nil`.
   var viewStateURI: String? { get }
@@ -49,6 +54,7 @@ protocol OutlineRequest: Sendable {
 extension OutlineRequest {
   static var changesViewState: Bool { false }
   static var mayTakeLong: Bool { true }
+  static func mayTakeLong(_ params: JSONElement?) -> Bool { mayTakeLong }
   var viewStateURI: String? { nil }
 }
 

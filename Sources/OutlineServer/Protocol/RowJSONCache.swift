@@ -48,9 +48,6 @@ final class RowJSONCache {
     }
   }
 
-  /// Bytes of JSON kept.
-  var byteCount: Int { bytes.count }
-
   private func clear() {
     bytes.removeAll(keepingCapacity: true)
     fragments.removeAll(keepingCapacity: true)

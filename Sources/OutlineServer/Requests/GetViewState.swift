@@ -5,7 +5,6 @@ import OutlineModel
 /// the user's expansion (also while filtered), focus and scroll offset.
 struct GetViewStateRequest: OutlineDocumentRequest {
   static let method = "getViewState"
-  static let mayTakeLong = false
 
   let uri: String
 

@@ -16,6 +16,10 @@ struct VisibleRowsRequest: OutlineDocumentRequest {
   /// The most rows one `visibleRows` or `rowHeights` answer carries.
   static let maxRows = 10_000
 
+  /// With `include`, the rows may take long: `range` may read and index the whole file
+  /// (or reload a watched one that changed), `lines` breaks every text of the window.
+  static func mayTakeLong(_ params: JSONElement?) -> Bool { params?["include"] != nil }
+
   let uri: String
   var start: Int
   var count: Int
