@@ -19,34 +19,38 @@ public struct TextMatch: Sendable {
 
   /// ``ranges(in:)`` for ASCII text and query: folding is lowercasing, one byte each.
   private func asciiRanges(in text: String) -> [Range<String.Index>] {
-    var result: [Range<String.Index>] = []
+    var copy = text
+    let offsets = copy.withUTF8 { asciiOffsets(in: $0) }
+    let utf8 = text.utf8
+    return offsets.map { r in
+      let start = utf8.index(utf8.startIndex, offsetBy: r.lowerBound)
+      return start..<utf8.index(start, offsetBy: r.count)
+    }
+  }
+
+  /// The matches of an ASCII query in ASCII bytes, as byte ranges, left to right and
+  /// not overlapping; letters compared without regard to case.
+  /// - Complexity: O(length of `bytes` × length of the query).
+  private func asciiOffsets(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var result: [Range<Int>] = []
     let q = queryBytes
     let m = q.count
-    let utf8 = text.utf8
-    var offsets: [Int] = []
-    var copy = text
-    copy.withUTF8 { bytes in
-      guard bytes.count >= m else { return }
-      var i = 0
-      while i <= bytes.count - m {
-        var k = 0
-        while k < m {
-          var b = bytes[i + k]
-          if b >= 0x41 && b <= 0x5A { b += 0x20 }
-          if b != q[k] { break }
-          k += 1
-        }
-        if k == m {
-          offsets.append(i)
-          i += m
-        } else {
-          i += 1
-        }
+    guard bytes.count >= m else { return [] }
+    var i = 0
+    while i <= bytes.count - m {
+      var k = 0
+      while k < m {
+        var b = bytes[i + k]
+        if b >= 0x41 && b <= 0x5A { b += 0x20 }
+        if b != q[k] { break }
+        k += 1
       }
-    }
-    for o in offsets {
-      let start = utf8.index(utf8.startIndex, offsetBy: o)
-      result.append(start..<utf8.index(start, offsetBy: m))
+      if k == m {
+        result.append(i..<(i + m))
+        i += m
+      } else {
+        i += 1
+      }
     }
     return result
   }
@@ -88,29 +92,7 @@ public struct TextMatch: Sendable {
   /// - Complexity: O(length of `utf8` × length of the query).
   public func utf8Ranges(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
     guard !queryScalars.isEmpty else { return [] }
-    if queryIsASCII, utf8.allSatisfy({ $0 < 0x80 }) {
-      var result: [Range<Int>] = []
-      let q = queryBytes
-      let m = q.count
-      guard utf8.count >= m else { return [] }
-      var i = 0
-      while i <= utf8.count - m {
-        var k = 0
-        while k < m {
-          var b = utf8[i + k]
-          if b >= 0x41 && b <= 0x5A { b += 0x20 }
-          if b != q[k] { break }
-          k += 1
-        }
-        if k == m {
-          result.append(i..<(i + m))
-          i += m
-        } else {
-          i += 1
-        }
-      }
-      return result
-    }
+    if queryIsASCII, utf8.allSatisfy({ $0 < 0x80 }) { return asciiOffsets(in: utf8) }
     let text = String(decoding: utf8, as: UTF8.self)
     return ranges(in: text).map {
       text.utf8.distance(
