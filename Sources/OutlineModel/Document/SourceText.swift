@@ -81,10 +81,7 @@ public struct SourceText: Sendable, Equatable {
   /// The bytes of LSP line `line` without its line break; empty past the end.
   public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
     guard line >= 0, line < lineStarts.count else { return [] }
-    let start = lineStarts[line]
-    var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
-    while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-    return bytes[start..<end]
+    return bytes[contentRange(ofLine: line)]
   }
 
   /// The `character` of the LSP position of `position`.
@@ -147,14 +144,7 @@ public struct SourceText: Sendable, Equatable {
 
   /// The LSP line that holds byte `offset`.
   private func lspLine(containing offset: Int) -> Int {
-    // The last line start at or before `offset`.
-    var low = 0
-    var high = lineStarts.count - 1
-    while low < high {
-      let mid = (low + high + 1) / 2
-      if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
-    }
-    return low
+    Self.lastIndex(in: lineStarts, atOrBefore: offset)
   }
 
   /// Decodes one scalar at `i`: its value (nil when the bytes are not valid UTF-8) and its length in bytes.
@@ -185,7 +175,7 @@ public struct SourceText: Sendable, Equatable {
 
 extension SourceText {
   /// The bytes of LSP line `line` without its line break, as a range of ``bytes``.
-  private func contentRange(ofLine line: Int) -> Range<Int> {
+  fileprivate func contentRange(ofLine line: Int) -> Range<Int> {
     let start = lineStarts[line]
     var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
     while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
@@ -308,7 +298,7 @@ extension SourceText {
   }
 
   /// The index of the last element of the sorted `starts` that is at most `offset` (0 if none).
-  private static func lastIndex(in starts: [Int], atOrBefore offset: Int) -> Int {
+  fileprivate static func lastIndex(in starts: [Int], atOrBefore offset: Int) -> Int {
     var low = 0
     var high = starts.count - 1
     while low < high {
