@@ -43,12 +43,25 @@ import Testing
     }
   }
 
-  /// With no stdout to keep, it answers -1 and leaves fd 1 as it was.
-  @Test func withoutStdoutItAnswersMinusOne() async {
+  /// When stdout cannot be duplicated, it answers -1 and leaves fd 1 as it was. The
+  /// duplicate is refused by a descriptor limit of 3 rather than by closing fd 1, which
+  /// another thread of the test process could open again meanwhile.
+  @Test func whenStdoutCannotBeDuplicatedItAnswersMinusOneAndLeavesItAsItWas() async {
     await #expect(processExitsWith: .exitCode(0)) {
-      close(1)
+      var before = stat()
+      guard fstat(1, &before) == 0 else { exit(22) }
+      var limit = rlimit()
+      #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+      #else
+        let resource = RLIMIT_NOFILE
+      #endif
+      guard getrlimit(resource, &limit) == 0 else { exit(23) }
+      limit.rlim_cur = 3
+      guard setrlimit(resource, &limit) == 0 else { exit(24) }
       guard StandardStreams.protectStdout() == -1 else { exit(20) }
-      guard fcntl(1, F_GETFD) == -1 else { exit(21) }
+      var after = stat()
+      guard fstat(1, &after) == 0, after.st_dev == before.st_dev, after.st_ino == before.st_ino else { exit(21) }
       exit(0)
     }
   }
